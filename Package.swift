@@ -1,0 +1,75 @@
+// swift-tools-version:6.0
+// Stream: a live-broadcasting stack. One target per layer; imports flow one way (see ARCHITECTURE in README).
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Stream",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "StreamCore", targets: ["StreamCore"]),
+        .library(name: "ByteIO", targets: ["ByteIO"]),
+        .library(name: "AMF", targets: ["AMF"]),
+        .library(name: "FLV", targets: ["FLV"]),
+        .library(name: "RTMP", targets: ["RTMP"]),
+        .library(name: "Transport", targets: ["Transport"]),
+        .library(name: "Publisher", targets: ["Publisher"]),
+        .library(name: "IngestServer", targets: ["IngestServer"]),
+        .executable(name: "stream", targets: ["stream"]),
+    ],
+    targets: [
+        // C system libraries (Linux). Macros Swift cannot import get static inline shims in shim.h.
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        .systemLibrary(name: "CX264", path: "Sources/CX264", pkgConfig: "x264",
+                       providers: [.apt(["libx264-dev"])]),
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavcodec",
+                       providers: [.apt(["libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
+        .systemLibrary(name: "CYUV", path: "Sources/CYUV", providers: [.apt(["libyuv-dev"])]),
+        .systemLibrary(name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb-shm",
+                       providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev"])]),
+
+        // Foundation-only model shared by every layer and by the iOS app.
+        .target(name: "StreamCore", swiftSettings: strict),
+
+        // Pure codecs and state machines: no I/O, no Foundation networking, no Dispatch.
+        .target(name: "ByteIO", swiftSettings: strict),
+        .target(name: "AMF", dependencies: ["ByteIO"], swiftSettings: strict),
+        .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
+        .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "FLV"], swiftSettings: strict),
+
+        // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
+        .target(name: "Transport",
+                dependencies: [
+                    .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                    .target(name: "CEpoll", condition: .when(platforms: [.linux])),
+                ],
+                swiftSettings: strict),
+
+        // Drivers: an RTMP machine fed by a transport.
+        .target(name: "Publisher", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"], swiftSettings: strict),
+        .target(name: "IngestServer", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"],
+                swiftSettings: strict),
+
+        // The command-line tool: a tested library and a one-file executable.
+        .target(name: "StreamCLI", dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV"],
+                swiftSettings: strict),
+        .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
+
+        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"], swiftSettings: strict),
+        .testTarget(name: "ByteIOTests", dependencies: ["ByteIO"], swiftSettings: strict),
+        .testTarget(name: "AMFTests", dependencies: ["AMF"], swiftSettings: strict),
+        .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
+        .testTarget(name: "RTMPTests", dependencies: ["RTMP"], swiftSettings: strict),
+        .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
+        .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI"], swiftSettings: strict),
+        .testTarget(name: "IntegrationTests",
+                    dependencies: ["StreamCore", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI"],
+                    swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,7 @@
+#ifndef STREAM_CXCB_SHIM_H
+#define STREAM_CXCB_SHIM_H
+#include <xcb/xcb.h>
+#include <xcb/shm.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+#endif

@@ -1,0 +1,4 @@
+import Foundation
+import StreamCLI
+
+exit(StreamCLIMain.run(CommandLine.arguments))
