@@ -27,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        .systemLibrary(name: "CX264", path: "Sources/CX264", pkgConfig: "x264",
+        .systemLibrary(name: "CX264", path: "Sources/CX264",  // no pkgConfig: x264.pc adds a flag SwiftPM prohibits
                        providers: [.apt(["libx264-dev"])]),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavcodec",
                        providers: [.apt(["libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
