@@ -48,7 +48,8 @@ import Testing
             let frame = FLVVideoTagBody.frame([0, 0, 0, 2, index == 0 ? 0x65 : 0x41, UInt8(index)],
                                               isKeyFrame: index == 0, compositionTime: Int32(index % 3) * 33)
             tags.append(FLVTag(type: .video, timestamp: time, body: frame.encode()))
-            tags.append(FLVTag(type: .audio, timestamp: time, body: FLVAudioTagBody.frame([0x21, UInt8(index)]).encode()))
+            let sound = FLVAudioTagBody.frame([0x21, UInt8(index)])
+            tags.append(FLVTag(type: .audio, timestamp: time, body: sound.encode()))
         }
         var writer = FLVWriter()
         var output = ByteWriter()
