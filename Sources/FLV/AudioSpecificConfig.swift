@@ -30,7 +30,7 @@ public struct AudioSpecificConfig: Sendable, Hashable {
 
     /// Creates a configuration.
     /// - Parameters:
-    ///   - objectType: 1...95, default AAC-LC.
+    ///   - objectType: 1...30 or 32...95, default AAC-LC.
     ///   - sampleRate: 1...16777215 Hz; rates in `samplingFrequencies` are written as an index, others in full.
     ///   - channelConfiguration: 0...15.
     public init(objectType: UInt8 = aacLowComplexity, sampleRate: Int, channelConfiguration: UInt8) {
@@ -50,8 +50,9 @@ public struct AudioSpecificConfig: Sendable, Hashable {
         var writer = BitWriter()
         let objectType = min(max(objectType, 1), Self.maximumObjectType)
         if objectType >= 31 {
+            // 31 is the escape itself, not a type: it is written as the first escaped type, 32.
             writer.write(31, bits: 5)
-            writer.write(UInt32(objectType - 32), bits: 6)
+            writer.write(UInt32(max(objectType, 32) - 32), bits: 6)
         } else {
             writer.write(UInt32(objectType), bits: 5)
         }

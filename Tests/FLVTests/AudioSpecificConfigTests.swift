@@ -49,6 +49,14 @@ import Testing
         #expect(try AudioSpecificConfig(parsing: bytes) == config)
     }
 
+    @Test func outOfRangeObjectTypesAreClampedNotTrapped() throws {
+        let cases: [(UInt8, UInt8)] = [(0, 1), (31, 32), (96, 95), (255, 95)]  // given, encoded
+        for (given, encoded) in cases {
+            let bytes = AudioSpecificConfig(objectType: given, sampleRate: 48000, channelConfiguration: 2).encode()
+            #expect(try AudioSpecificConfig(parsing: bytes).objectType == encoded)
+        }
+    }
+
     @Test func rejectsMalformedConfigs() {
         let cases: [[UInt8]] = [
             [],                          // empty

@@ -98,6 +98,25 @@ import Testing
         #expect(reader.header == nil)
     }
 
+    /// Any single corrupted byte ends in tags or an error, never a trap, and the tags parse or throw as bodies.
+    @Test func everySingleByteCorruptionIsHandled() {
+        for index in FLVVectors.file.indices {
+            for value: UInt8 in [0x00, 0xFF, FLVVectors.file[index] ^ 0x80] {
+                var corrupt = FLVVectors.file
+                corrupt[index] = value
+                var reader = FLVReader()
+                let result = Result { () throws(FLVError) in try reader.readAll(corrupt, .whole) }
+                guard case .success(let tags) = result else { continue }
+                #expect(tags.count <= 3, "byte \(index) = \(value)")
+                for tag in tags {
+                    _ = try? FLVVideoTagBody(parsing: tag.body)
+                    _ = try? FLVAudioTagBody(parsing: tag.body)
+                    _ = try? FLVMetadata(parsing: tag.body)
+                }
+            }
+        }
+    }
+
     /// Reading a long stream in chunks keeps memory near one tag plus one chunk.
     @Test func memoryStaysBoundedOverALongStream() throws {
         var writer = FLVWriter()
