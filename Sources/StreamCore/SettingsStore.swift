@@ -102,7 +102,7 @@ public struct SettingsStore: Sendable {
     /// Encodes settings as the stored blob: compact JSON with sorted keys.
     public static func encode(_ settings: StreamSettings) -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a struct of strings, integers, booleans and a finite double cannot fail.
         return (try? encoder.encode(settings)) ?? Data("{}".utf8)
     }

@@ -52,7 +52,7 @@ public struct StreamCredentials: Sendable, Equatable, CustomStringConvertible, C
     public func encoded() -> Data {
         let object = ["url": url.tcUrl, "streamKey": streamKey]
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // A dictionary of two strings always encodes.
         return (try? encoder.encode(object)) ?? Data()
     }
