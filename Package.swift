@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
         .testTarget(name: "RTMPTests", dependencies: ["RTMP"], swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
-        .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI"], swiftSettings: strict),
+        .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI", "stream"], swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI"],
                     swiftSettings: strict),
