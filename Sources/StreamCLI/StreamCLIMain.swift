@@ -66,7 +66,8 @@ public enum StreamCLIMain {
                 return ExitCode.success
             }
             guard let name = parsed.positionals.first else {
-                throw CLIError.usage("missing command: one of \(command.subcommands.map(\.name).joined(separator: ", "))")
+                let names = command.subcommands.map(\.name).joined(separator: ", ")
+                throw CLIError.usage("missing command: one of \(names)")
             }
             guard let subcommand = command.subcommands.first(where: { $0.name == name }) else {
                 throw CLIError.usage("unknown command '\(name.prefix(40))': expected one of "

@@ -31,7 +31,8 @@ public struct FileCredentialStore: CredentialStore {
         case .contents(let data, let permissions):
             guard permissions & 0o077 == 0 else {
                 let mode = String(permissions, radix: 8)
-                throw StreamCoreError(.insecureCredentialsFile, "\(location) can be read by other users (mode \(mode)): "
+                throw StreamCoreError(.insecureCredentialsFile,
+                                      "\(location) can be read by other users (mode \(mode)): "
                                         + "run `chmod 600 \(location)` and rotate the stream key")
             }
             return try StreamCredentials.decode(data, location: location)

@@ -142,8 +142,10 @@ public struct IngestURL: Sendable, Equatable, CustomStringConvertible {
             host = parts[0]
             portText = parts.count == 2 ? parts[1] : nil
             guard !host.isEmpty else { throw IngestURLError(.missingHost) }
-            guard host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_") }),
-                  !host.hasPrefix("."), !host.hasPrefix("-")
+            let isHostCharacter: (Character) -> Bool = {
+                $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_")
+            }
+            guard host.allSatisfy(isHostCharacter), !host.hasPrefix("."), !host.hasPrefix("-")
             else { throw IngestURLError(.invalidHost) }
         }
         guard let portText else { return (host.lowercased(), scheme.defaultPort) }

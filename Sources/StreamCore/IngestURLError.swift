@@ -54,7 +54,8 @@ public struct IngestURLError: Error, Sendable, Equatable, CustomStringConvertibl
         case .emptyPathSegment:
             return "the application path has an empty segment ('//'): remove the extra slash"
         case .userInfoNotAllowed:
-            return "the ingest URL contains user:password@: RTMP does not use it; remove it and set the stream key separately"
+            return "the ingest URL contains user:password@: RTMP does not use it; "
+                + "remove it and set the stream key separately"
         case .fragmentNotAllowed:
             return "the ingest URL contains a '#' fragment: remove it"
         case .invalidCharacter:

@@ -59,7 +59,8 @@ public struct SettingsStore: Sendable {
         case .data(let data):
             switch Self.decode(data) {
             case .success(let (settings, warnings)):
-                return SettingsLoadResult(settings: settings, warnings: warnings, setAsideLocation: nil, wasStored: true)
+                return SettingsLoadResult(settings: settings, warnings: warnings, setAsideLocation: nil,
+                                          wasStored: true)
             case .failure(let reason):
                 return try setAside(reason: reason.message)
             }

@@ -73,7 +73,8 @@ private struct LenientReader {
            let quality = StreamSettings.Quality(rawValue: text.lowercased()) {
             return quality
         }
-        if let edge = try? container.decode(Int.self, forKey: .quality), let quality = StreamSettings.Quality(shortEdge: edge) {
+        if let edge = try? container.decode(Int.self, forKey: .quality),
+           let quality = StreamSettings.Quality(shortEdge: edge) {
             return quality
         }
         wrongType(.quality, expected: "one of 480p, 720p, 1080p")

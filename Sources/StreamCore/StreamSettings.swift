@@ -98,10 +98,15 @@ public struct StreamSettings: Sendable, Equatable {
         }
     }
 
+    /// The default video bitrate for the current quality and frame rate.
+    private var currentDefaultVideoBitrateKbps: Int {
+        Self.recommendedVideoBitrateKbps(quality: quality, frameRate: frameRate)
+    }
+
     /// Changes the quality; a video bitrate still at the old default follows to the new default.
     /// - Parameter newQuality: the new short edge.
     public mutating func changeQuality(to newQuality: Quality) {
-        let followsDefault = videoBitrateKbps == Self.recommendedVideoBitrateKbps(quality: quality, frameRate: frameRate)
+        let followsDefault = videoBitrateKbps == currentDefaultVideoBitrateKbps
         quality = newQuality
         if followsDefault {
             videoBitrateKbps = Self.recommendedVideoBitrateKbps(quality: quality, frameRate: frameRate)
@@ -111,7 +116,7 @@ public struct StreamSettings: Sendable, Equatable {
     /// Changes the frame rate; a video bitrate still at the old default follows to the new default.
     /// - Parameter newFrameRate: the new frame rate.
     public mutating func changeFrameRate(to newFrameRate: FrameRate) {
-        let followsDefault = videoBitrateKbps == Self.recommendedVideoBitrateKbps(quality: quality, frameRate: frameRate)
+        let followsDefault = videoBitrateKbps == currentDefaultVideoBitrateKbps
         frameRate = newFrameRate
         if followsDefault {
             videoBitrateKbps = Self.recommendedVideoBitrateKbps(quality: quality, frameRate: frameRate)

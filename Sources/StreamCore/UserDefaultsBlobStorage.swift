@@ -15,7 +15,8 @@ public struct UserDefaultsBlobStorage: SharedBlobStorage {
 
     private func defaults() throws -> UserDefaults {
         guard let defaults = UserDefaults(suiteName: suiteName) else {
-            throw StreamCoreError(.io, "cannot open the shared settings of \(suiteName): check the App Group entitlement")
+            throw StreamCoreError(.io, "cannot open the shared settings of \(suiteName): "
+                                    + "check the App Group entitlement")
         }
         return defaults
     }

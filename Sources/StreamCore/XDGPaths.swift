@@ -27,8 +27,8 @@ public struct XDGPaths: Sendable, Equatable {
         } else if let home = environment["HOME"], home.hasPrefix("/") {
             base = home + "/.config"
         } else {
-            throw StreamCoreError(.noConfigDirectory,
-                                  "cannot find a configuration directory: set XDG_CONFIG_HOME or HOME to an absolute path")
+            throw StreamCoreError(.noConfigDirectory, "cannot find a configuration directory: "
+                                    + "set XDG_CONFIG_HOME or HOME to an absolute path")
         }
         self.configDirectory = URL(fileURLWithPath: base, isDirectory: true)
             .appendingPathComponent(Self.applicationDirectoryName, isDirectory: true)

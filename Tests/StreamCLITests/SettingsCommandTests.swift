@@ -17,7 +17,7 @@ import Testing
         let result = runCLI(["settings", "show"], in: directory)
         #expect(result.exitCode == 0)
         #expect(result.error.isEmpty)
-        let lines = result.output.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let lines = result.output.split(separator: "\n").map { $0.split(separator: " ") }
         let table = Dictionary(uniqueKeysWithValues: lines.map { (String($0[0]), String($0[1])) })
         #expect(table == [
             "quality": "720p", "fps": "30", "video-bitrate": "3000", "audio-bitrate": "128", "app-audio": "on",

@@ -44,7 +44,8 @@ import Testing
                 #expect(width >= height ? size.width >= size.height : size.height >= size.width)
                 #expect(min(size.width, size.height) == min(quality.shortEdge, min(width, height)) & ~1)
                 // The long edge is within one even step of the exact aspect (or capped by the source).
-                let exact = Double(max(width, height)) * Double(min(size.width, size.height)) / Double(min(width, height))
+                let shortEdge = Double(min(size.width, size.height))
+                let exact = Double(max(width, height)) * shortEdge / Double(min(width, height))
                 let long = Double(max(size.width, size.height))
                 #expect(abs(long - exact) <= 2 || long == Double(max(width, height) & ~1))
             }

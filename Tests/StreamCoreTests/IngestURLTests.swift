@@ -97,7 +97,9 @@ import Testing
     }
 
     @Test func aNonNumericPortIsNotEchoedBecauseItMayBeASecret() throws {
-        let error = try #require(throws: IngestURLError.self) { try IngestURL(parsing: "rtmp://host:sk_live_9f8e/live") }
+        let error = try #require(throws: IngestURLError.self) {
+            try IngestURL(parsing: "rtmp://host:sk_live_9f8e/live")
+        }
         #expect(!error.message.contains("sk_live_9f8e"))
     }
 
