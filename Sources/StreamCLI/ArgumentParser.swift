@@ -43,6 +43,13 @@ public struct ParsedArguments: Sendable, Equatable {
 
     /// Whether a boolean flag was given.
     public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// Refuses positionals for a command that takes none.
+    /// - Parameter command: the command's words for the message, e.g. `settings show`.
+    /// - Throws: `CLIError.usage`.
+    public func requireNoPositionals(_ command: String) throws(CLIError) {
+        guard positionals.isEmpty else { throw CLIError.usage("'\(command)' takes no arguments") }
+    }
 }
 
 /// A small, strict command-line parser.

@@ -50,7 +50,7 @@ struct CredentialsShowCommand: Command {
     let summary = "Print the stored URL and transport; the key is shown as ••••."
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw CLIError.usage("'credentials show' takes no arguments") }
+        try arguments.requireNoPositionals("credentials show")
         let store = try context.credentialStore()
         guard let credentials = try store.load() else {
             throw CLIError.failure("no credentials stored in \(store.location): run 'stream credentials set URL'")
@@ -77,7 +77,7 @@ struct CredentialsClearCommand: Command {
     let summary = "Delete the stored URL and stream key."
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw CLIError.usage("'credentials clear' takes no arguments") }
+        try arguments.requireNoPositionals("credentials clear")
         let store = try context.credentialStore()
         try store.clear()
         context.console.print("Credentials cleared.")

@@ -21,7 +21,7 @@ struct SettingsShowCommand: Command {
     let options: [OptionSpec] = [.flag("json", help: "Print the stored JSON blob instead.")]
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw CLIError.usage("'settings show' takes no arguments") }
+        try arguments.requireNoPositionals("settings show")
         let settings = try SettingsCommand.load(context.settingsStore(), context: context)
         if arguments.flag("json") {
             context.console.print(String(decoding: SettingsStore.encode(settings), as: UTF8.self))
@@ -76,7 +76,7 @@ struct SettingsResetCommand: Command {
     let summary = "Restore every setting to its default (720p30, 3000 kbps video, 128 kbps audio)."
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        guard arguments.positionals.isEmpty else { throw CLIError.usage("'settings reset' takes no arguments") }
+        try arguments.requireNoPositionals("settings reset")
         let store = try context.settingsStore()
         for warning in try store.reset() { context.warn("settings: \(warning.message)") }
         context.console.print("Settings reset to defaults.")

@@ -53,16 +53,17 @@ public struct SettingsStore: Sendable {
         case .missing:
             return SettingsLoadResult(settings: StreamSettings(), warnings: [], setAsideLocation: nil, wasStored: false)
         case .tooLarge(let byteCount):
-            return try setAside(reason: "it is \(byteCount) bytes, more than the \(Self.maximumBlobSize) allowed")
+            return try loadingDefaults(settingAsideBecause: "it is \(byteCount) bytes, more than the "
+                                        + "\(Self.maximumBlobSize) allowed")
         case .notData:
-            return try setAside(reason: "it is not a JSON blob")
+            return try loadingDefaults(settingAsideBecause: "it is not a JSON blob")
         case .data(let data):
             switch Self.decode(data) {
             case .success(let (settings, warnings)):
                 return SettingsLoadResult(settings: settings, warnings: warnings, setAsideLocation: nil,
                                           wasStored: true)
             case .failure(let reason):
-                return try setAside(reason: reason.message)
+                return try loadingDefaults(settingAsideBecause: reason.message)
             }
         }
     }
@@ -84,7 +85,7 @@ public struct SettingsStore: Sendable {
         case .data(let data): existingIsUsable = (try? Self.decode(data).get()) != nil
         }
         if !existingIsUsable {
-            warnings += try setAside(reason: "it could not be decoded").warnings
+            warnings.append(try setAside(reason: "it could not be decoded").warning)
         }
         var clamped = settings
         warnings += clamped.clamp()
@@ -134,10 +135,16 @@ public struct SettingsStore: Sendable {
         }
     }
 
-    private func setAside(reason: String) throws -> SettingsLoadResult {
+    /// Moves the stored blob aside; returns where it went and the warning telling the user.
+    private func setAside(reason: String) throws -> (destination: String, warning: SettingsWarning) {
         let destination = try storage.setAside(key: key, stamp: Self.stamp(now()))
         let warning = SettingsWarning(key: "*", message: "the stored settings could not be used (\(reason)); "
                                         + "they were kept as \(destination) and defaults are used instead")
+        return (destination, warning)
+    }
+
+    private func loadingDefaults(settingAsideBecause reason: String) throws -> SettingsLoadResult {
+        let (destination, warning) = try setAside(reason: reason)
         return SettingsLoadResult(settings: StreamSettings(), warnings: [warning], setAsideLocation: destination,
                                   wasStored: false)
     }

@@ -128,33 +128,17 @@ public struct StreamSettings: Sendable, Equatable {
     @discardableResult
     public mutating func clamp() -> [SettingsWarning] {
         var warnings: [SettingsWarning] = []
-        let video = Self.videoBitrateRangeKbps
-        if !video.contains(videoBitrateKbps) {
-            let clamped = min(max(videoBitrateKbps, video.lowerBound), video.upperBound)
-            warnings.append(SettingsWarning(key: CodingKeys.videoBitrateKbps.stringValue,
-                                            message: "video bitrate \(videoBitrateKbps) kbps is outside "
-                                                + "\(video.lowerBound)–\(video.upperBound); using \(clamped)"))
-            videoBitrateKbps = clamped
-        }
-        let audio = Self.audioBitrateRangeKbps
-        if !audio.contains(audioBitrateKbps) {
-            let clamped = min(max(audioBitrateKbps, audio.lowerBound), audio.upperBound)
-            warnings.append(SettingsWarning(key: CodingKeys.audioBitrateKbps.stringValue,
-                                            message: "audio bitrate \(audioBitrateKbps) kbps is outside "
-                                                + "\(audio.lowerBound)–\(audio.upperBound); using \(clamped)"))
-            audioBitrateKbps = clamped
-        }
-        let scale = Self.pipScaleRange
+        Self.clamp(&videoBitrateKbps, to: Self.videoBitrateRangeKbps, key: .videoBitrateKbps, label: "video bitrate",
+                   unit: " kbps", warnings: &warnings)
+        Self.clamp(&audioBitrateKbps, to: Self.audioBitrateRangeKbps, key: .audioBitrateKbps, label: "audio bitrate",
+                   unit: " kbps", warnings: &warnings)
         if !pipScale.isFinite {
             warnings.append(SettingsWarning(key: CodingKeys.pipScale.stringValue,
                                             message: "picture-in-picture scale is not a number; using 0.25"))
             pipScale = 0.25
-        } else if !scale.contains(pipScale) {
-            let clamped = min(max(pipScale, scale.lowerBound), scale.upperBound)
-            warnings.append(SettingsWarning(key: CodingKeys.pipScale.stringValue,
-                                            message: "picture-in-picture scale \(pipScale) is outside "
-                                                + "\(scale.lowerBound)–\(scale.upperBound); using \(clamped)"))
-            pipScale = clamped
+        } else {
+            Self.clamp(&pipScale, to: Self.pipScaleRange, key: .pipScale, label: "picture-in-picture scale",
+                       unit: "", warnings: &warnings)
         }
         if let id = audioInputID, !Self.isUsableAudioInputID(id) {
             warnings.append(SettingsWarning(key: CodingKeys.audioInputID.stringValue,
@@ -163,6 +147,16 @@ public struct StreamSettings: Sendable, Equatable {
             audioInputID = nil
         }
         return warnings
+    }
+
+    /// Clamps one value into its range, recording a warning when it changes.
+    private static func clamp<Value: Comparable>(_ value: inout Value, to range: ClosedRange<Value>, key: CodingKeys,
+                                                 label: String, unit: String, warnings: inout [SettingsWarning]) {
+        guard !range.contains(value) else { return }
+        let clamped = min(max(value, range.lowerBound), range.upperBound)
+        warnings.append(SettingsWarning(key: key.stringValue, message: "\(label) \(value)\(unit) is outside "
+                                            + "\(range.lowerBound)–\(range.upperBound); using \(clamped)"))
+        value = clamped
     }
 
     /// Whether an audio input identifier can be stored: non-empty, at most 512 bytes, no control characters.
