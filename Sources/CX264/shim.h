@@ -8,6 +8,11 @@
 /* x264_encoder_open is a token-pasting macro (x264_encoder_open_<build>). */
 static inline x264_t *stream_x264_encoder_open(x264_param_t *param) { return x264_encoder_open(param); }
 
+/* The name lists are static arrays in x264.h; these hand them to Swift as NULL-terminated pointer lists. */
+static inline const char *const *stream_x264_preset_names(void) { return x264_preset_names; }
+static inline const char *const *stream_x264_tune_names(void) { return x264_tune_names; }
+static inline const char *const *stream_x264_profile_names(void) { return x264_profile_names; }
+
 /* x264's log callback takes a va_list, which Swift cannot receive in a @convention(c) function. This trampoline
    formats the line in C and hands the finished text to a plain callback. */
 typedef struct stream_x264_log_target {

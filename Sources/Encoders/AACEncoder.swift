@@ -187,8 +187,9 @@ public final class AACEncoder: AudioEncoder {
             if status == stream_averror(EAGAIN) || status == stream_averror_eof() { return packets }
             try check(status, .encodeFailed, "libavcodec could not return an AAC packet of \(configuration.summary)")
             defer { av_packet_unref(packet) }
-            let data = packet.pointee.data.map { Array(UnsafeBufferPointer(start: $0, count: Int(packet.pointee.size))) }
-            packets.append(EncodedAudioPacket(data: data ?? [], pts: packet.pointee.pts,
+            let size = Int(packet.pointee.size)
+            let data = packet.pointee.data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+            packets.append(EncodedAudioPacket(data: data, pts: packet.pointee.pts,
                                               duration: packet.pointee.duration,
                                               sampleRate: configuration.sampleRate))
         }

@@ -51,11 +51,17 @@ public final class X264Encoder: VideoEncoder {
             throw EncoderError(.invalidConfiguration,
                                "cannot encode video \(summary): x264 threads must be 0 (automatic) to 64")
         }
+        try Self.checkName(options.preset, of: "preset", in: stream_x264_preset_names(), summary: summary)
+        for tune in (options.tune ?? "").split(whereSeparator: { ",./-+".contains($0) }) {
+            try Self.checkName(String(tune), of: "tune", in: stream_x264_tune_names(), summary: summary)
+        }
+        try Self.checkName(options.profile, of: "profile", in: stream_x264_profile_names(), summary: summary)
         let log = X264Log()
         var param = x264_param_t()
         guard x264_param_default_preset(&param, options.preset, options.tune) == 0 else {
-            throw EncoderError(.invalidConfiguration, "cannot encode video \(summary): x264 does not know preset "
-                + "'\(options.preset)' with tune '\(options.tune ?? "none")'; use e.g. veryfast and zerolatency")
+            throw EncoderError(.invalidConfiguration, "cannot encode video \(summary): x264 refused preset "
+                + "'\(options.preset)' with tune '\(options.tune ?? "none")'; use at most one of film, animation, "
+                + "grain, stillimage, psnr, ssim, plus fastdecode or zerolatency")
         }
         log.attach(to: &param)
 
@@ -86,11 +92,6 @@ public final class X264Encoder: VideoEncoder {
             throw EncoderError(.openFailed,
                                "x264 could not open an encoder for \(summary): \(log.drain())")
         }
-        self.encoder = encoder
-        self.log = log
-        self.configuration = configuration
-        self.options = options
-
         var nals: UnsafeMutablePointer<x264_nal_t>?
         var count: Int32 = 0
         var sps: [UInt8] = []
@@ -102,13 +103,18 @@ public final class X264Encoder: VideoEncoder {
                 if nal.i_type == Self.nalTypePPS { pps = bytes }
             }
         }
-        self.sps = sps
-        self.pps = pps
         guard !sps.isEmpty, !pps.isEmpty else {
+            // Not yet owned by `self` (deinit will not run): close it here.
             x264_encoder_close(encoder)
             throw EncoderError(.openFailed,
                                "x264 opened an encoder for \(summary) but gave no SPS/PPS: \(log.drain())")
         }
+        self.encoder = encoder
+        self.log = log
+        self.configuration = configuration
+        self.options = options
+        self.sps = sps
+        self.pps = pps
     }
 
     deinit {
@@ -193,6 +199,22 @@ public final class X264Encoder: VideoEncoder {
     }
 
     // MARK: - Private
+
+    /// Checks a preset, tune or profile name against x264's own list, so a typo becomes an `EncoderError` instead
+    /// of a line x264 prints on stderr.
+    private static func checkName(_ name: String, of kind: String, in list: UnsafePointer<UnsafePointer<CChar>?>?,
+                                  summary: String) throws {
+        var known: [String] = []
+        var index = 0
+        while let list, let entry = list[index] {
+            known.append(String(cString: entry))
+            index += 1
+        }
+        guard known.contains(name) else {
+            throw EncoderError(.invalidConfiguration, "cannot encode video \(summary): x264 has no \(kind) "
+                + "'\(name)'; use one of \(known.joined(separator: ", "))")
+        }
+    }
 
     private static func applyBitrate(_ kbps: Int, to param: inout x264_param_t) {
         param.rc.i_bitrate = Int32(kbps)

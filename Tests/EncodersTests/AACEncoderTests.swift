@@ -72,4 +72,57 @@ import Testing
         let volume = try Self.meanVolume(file)
         #expect(volume > -12 && volume < -6, "a half-scale sine has an RMS of -9 dB, ffmpeg measured \(volume) dB")
     }
+
+    @Test func monoFromInt16Samples() throws {
+        let encoder = try AACEncoder(configuration: AudioEncoderConfiguration(sampleRate: 48000, channels: 1,
+                                                                              bitrateKbps: 64))
+        #expect(encoder.audioSpecificConfig == [0x11, 0x88])  // AAC-LC (2), 48 kHz (index 3), 1 channel
+        let samples = Self.sine(seconds: 1, channels: 1).map { Int16($0 * 32767) }
+        var packets: [EncodedAudioPacket] = []
+        for start in stride(from: 0, to: samples.count, by: 1000) {
+            packets += try encoder.encode(interleaved: Array(samples[start..<min(samples.count, start + 1000)]))
+        }
+        packets += try encoder.flush()
+        #expect(packets.count == 48)  // 1024 priming + 48 000 samples = 49 024 samples out, 47.9 frames
+
+        let adts = try #require(ADTS(audioSpecificConfig: encoder.audioSpecificConfig))
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("mono.aac", packets.flatMap { adts.wrap($0.data) })
+        let stream = try Tool.probeFirstStream(file)
+        #expect(stream["codec_name"] == "aac")
+        #expect(stream["sample_rate"] == "48000")
+        #expect(stream["channels"] == "1")
+        let volume = try Self.meanVolume(file)
+        #expect(volume > -12 && volume < -6, "a half-scale sine has an RMS of -9 dB, ffmpeg measured \(volume) dB")
+    }
+
+    @Test(arguments: [
+        (AudioEncoderConfiguration(sampleRate: 44000, channels: 2, bitrateKbps: 128), "sample rates"),
+        (AudioEncoderConfiguration(sampleRate: 0, channels: 2, bitrateKbps: 128), "sample rates"),
+        (AudioEncoderConfiguration(sampleRate: 48000, channels: 0, bitrateKbps: 128), "mono or stereo"),
+        (AudioEncoderConfiguration(sampleRate: 48000, channels: 6, bitrateKbps: 128), "mono or stereo"),
+        (AudioEncoderConfiguration(sampleRate: 48000, channels: 2, bitrateKbps: 0), "bitrate"),
+        (AudioEncoderConfiguration(sampleRate: 48000, channels: 2, bitrateKbps: -5), "bitrate"),
+    ])
+    func invalidConfigurationIsRefused(configuration: AudioEncoderConfiguration, mentions: String) throws {
+        let error = try #require(throws: EncoderError.self) { try AACEncoder(configuration: configuration) }
+        #expect(error.code == .invalidConfiguration)
+        #expect(error.message.contains(configuration.summary))
+        #expect(error.message.contains(mentions), "\(error.message)")
+    }
+
+    @Test func partialSampleFramesAndInputAfterFlushAreRefused() throws {
+        let encoder = try AACEncoder(configuration: AudioEncoderConfiguration())
+        let odd = try #require(throws: EncoderError.self) {
+            try encoder.encode(interleaved: [Float](repeating: 0, count: 3))
+        }
+        #expect(odd.code == .invalidInput)
+        #expect(try encoder.encode(interleaved: [Float](repeating: 0, count: 2048)).isEmpty)  // priming frame
+        #expect(try encoder.flush().count == 2)
+        #expect(try encoder.flush().isEmpty)
+        let late = try #require(throws: EncoderError.self) {
+            try encoder.encode(interleaved: [Float](repeating: 0, count: 2))
+        }
+        #expect(late.code == .finished)
+    }
 }

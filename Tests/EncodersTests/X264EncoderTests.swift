@@ -104,4 +104,63 @@ import Testing
         let rest = try Self.encode(encoder, pattern: &pattern, frames: 11..<71, fps: 30)
         #expect(rest.indices.filter { rest[$0].isKeyframe } == [59], "next cadence keyframe 60 pictures later")
     }
+
+    @Test(arguments: [
+        (VideoEncoderConfiguration(width: 641, height: 360, framesPerSecond: 30, bitrateKbps: 800), "even"),
+        (VideoEncoderConfiguration(width: 640, height: 0, framesPerSecond: 30, bitrateKbps: 800), "between"),
+        (VideoEncoderConfiguration(width: 16384, height: 360, framesPerSecond: 30, bitrateKbps: 800), "between"),
+        (VideoEncoderConfiguration(width: 640, height: 360, framesPerSecond: 0, bitrateKbps: 800), "frame rate"),
+        (VideoEncoderConfiguration(width: 640, height: 360, framesPerSecond: 30, bitrateKbps: 0), "bitrate"),
+        (VideoEncoderConfiguration(width: 640, height: 360, framesPerSecond: 30, bitrateKbps: 800,
+                                   keyframeIntervalSeconds: 0), "keyframe interval"),
+    ])
+    func invalidConfigurationIsRefused(configuration: VideoEncoderConfiguration, mentions: String) throws {
+        let error = try #require(throws: EncoderError.self) { try X264Encoder(configuration: configuration) }
+        #expect(error.code == .invalidConfiguration)
+        #expect(error.message.contains(configuration.summary))
+        #expect(error.message.contains(mentions), "\(error.message)")
+    }
+
+    @Test(arguments: [
+        (X264Options(preset: "warp-speed"), "preset 'warp-speed'"),
+        (X264Options(tune: "cinema"), "tune 'cinema'"),
+        (X264Options(profile: "ultra"), "profile 'ultra'"),
+        (X264Options(threads: -1), "threads"),
+    ])
+    func unknownX264OptionsAreRefused(options: X264Options, mentions: String) throws {
+        let error = try #require(throws: EncoderError.self) {
+            try X264Encoder(configuration: Self.reference, options: options)
+        }
+        #expect(error.code == .invalidConfiguration)
+        #expect(error.message.contains(mentions), "\(error.message)")
+    }
+
+    @Test func wrongPicturesBadTimestampsAndLateInputAreRefused() throws {
+        let configuration = VideoEncoderConfiguration(width: 320, height: 180, framesPerSecond: 30, bitrateKbps: 300)
+        let encoder = try X264Encoder(configuration: configuration)
+        let wrongSize = TestPattern(width: 640, height: 360)
+        let sized = try #require(throws: EncoderError.self) {
+            try wrongSize.withPlanes { try encoder.encode($0, pts: 0) }
+        }
+        #expect(sized.code == .invalidInput)
+        #expect(sized.message.contains("640x360"))
+
+        var pattern = TestPattern(width: 320, height: 180)
+        pattern.draw(frame: 0)
+        #expect(try pattern.withPlanes { try encoder.encode($0, pts: 100) }.count == 1)
+        let repeated = try #require(throws: EncoderError.self) {
+            try pattern.withPlanes { try encoder.encode($0, pts: 100) }
+        }
+        #expect(repeated.code == .invalidInput)
+
+        let zero = try #require(throws: EncoderError.self) { try encoder.setBitrate(kbps: 0) }
+        #expect(zero.code == .invalidConfiguration)
+        #expect(encoder.configuration.bitrateKbps == 300)
+
+        #expect(try encoder.flush().isEmpty)
+        let late = try #require(throws: EncoderError.self) {
+            try pattern.withPlanes { try encoder.encode($0, pts: 200) }
+        }
+        #expect(late.code == .finished)
+    }
 }
