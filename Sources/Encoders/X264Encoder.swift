@@ -74,6 +74,7 @@ public final class X264Encoder: VideoEncoder {
         param.b_vfr_input = 0
 
         param.i_keyint_max = Int32(configuration.keyframeIntervalFrames)
+        // x264 clamps keyint_min to keyint_max / 2 + 1; with scene cuts off it never places a keyframe early anyway.
         param.i_keyint_min = Int32(configuration.keyframeIntervalFrames)
         param.i_scenecut_threshold = 0
         param.b_open_gop = 0
@@ -86,7 +87,7 @@ public final class X264Encoder: VideoEncoder {
 
         guard x264_param_apply_profile(&param, options.profile) == 0 else {
             throw EncoderError(.invalidConfiguration, "cannot encode video \(summary): x264 cannot apply profile "
-                + "'\(options.profile)' (\(log.drain())); use baseline, main or high")
+                + "'\(options.profile)' to 8-bit 4:2:0 video; use baseline, main or high")
         }
         guard let encoder = stream_x264_encoder_open(&param) else {
             throw EncoderError(.openFailed,
