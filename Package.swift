@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "IngestServer", targets: ["IngestServer"]),
+        .library(name: "Media", targets: ["Media"]),
+        .library(name: "Encoders", targets: ["Encoders"]),
         .executable(name: "stream", targets: ["stream"]),
     ],
     targets: [
@@ -25,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        .systemLibrary(name: "CX264", path: "Sources/CX264", pkgConfig: "x264",
+        .systemLibrary(name: "CX264", path: "Sources/CX264",  // no pkgConfig: x264.pc adds a flag SwiftPM prohibits
                        providers: [.apt(["libx264-dev"])]),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavcodec",
                        providers: [.apt(["libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
@@ -50,6 +52,19 @@ let package = Package(
                 ],
                 swiftSettings: strict),
 
+        // Media: frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, test sources.
+        .target(name: "Media",
+                dependencies: [.target(name: "CYUV", condition: .when(platforms: [.linux])), "StreamCore"],
+                swiftSettings: strict),
+        // Encoders: H.264 (x264 on Linux) and AAC (libavcodec on Linux) behind small protocols.
+        .target(name: "Encoders",
+                dependencies: [
+                    "Media",
+                    .target(name: "CX264", condition: .when(platforms: [.linux])),
+                    .target(name: "CFFmpeg", condition: .when(platforms: [.linux])),
+                ],
+                swiftSettings: strict),
+
         // Drivers: an RTMP machine fed by a transport.
         .target(name: "Publisher", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"], swiftSettings: strict),
         .target(name: "IngestServer", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"],
@@ -66,6 +81,8 @@ let package = Package(
         .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
         .testTarget(name: "RTMPTests", dependencies: ["RTMP"], swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
+        .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
+        .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
         .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI"], swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI"],

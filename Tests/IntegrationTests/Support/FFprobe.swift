@@ -1,0 +1,90 @@
+import Foundation
+
+/// What ffprobe says about a media file.
+struct ProbeReport {
+    struct Stream {
+        var codecType: String
+        var codecName: String
+        var width: Int?
+        var height: Int?
+        var sampleRate: Int?
+        var frameCount: Int?
+        var averageFrameRate: Double?
+    }
+
+    var streams: [Stream]
+    var durationSeconds: Double?
+    var bitRate: Int?
+
+    var video: Stream? { streams.first { $0.codecType == "video" } }
+    var audio: Stream? { streams.first { $0.codecType == "audio" } }
+
+    /// Probes a file, counting frames by decoding them.
+    static func probe(_ path: String) throws -> ProbeReport {
+        let result = try Subprocess.run("ffprobe", [
+            "-v", "error", "-count_frames", "-show_streams", "-show_format", "-of", "json", path,
+        ])
+        guard result.status == 0, let data = result.stdout.data(using: .utf8),
+              let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw Subprocess.Failure(description: "ffprobe failed on \(path): \(result.stderr)")
+        }
+        let streams = (json["streams"] as? [[String: Any]] ?? []).map { stream in
+            Stream(
+                codecType: stream["codec_type"] as? String ?? "",
+                codecName: stream["codec_name"] as? String ?? "",
+                width: stream["width"] as? Int,
+                height: stream["height"] as? Int,
+                sampleRate: (stream["sample_rate"] as? String).flatMap(Int.init),
+                frameCount: (stream["nb_read_frames"] as? String).flatMap(Int.init),
+                averageFrameRate: (stream["avg_frame_rate"] as? String).flatMap(rational)
+            )
+        }
+        let format = json["format"] as? [String: Any] ?? [:]
+        return ProbeReport(
+            streams: streams,
+            durationSeconds: (format["duration"] as? String).flatMap(Double.init),
+            bitRate: (format["bit_rate"] as? String).flatMap(Int.init)
+        )
+    }
+
+    /// Packet timestamps (pts, in seconds) of one stream ("v:0" or "a:0"), in file order.
+    static func packetTimes(_ path: String, stream: String) throws -> [Double] {
+        let result = try Subprocess.run("ffprobe", [
+            "-v", "error", "-select_streams", stream, "-show_entries", "packet=pts_time", "-of", "csv=p=0", path,
+        ])
+        guard result.status == 0 else { throw Subprocess.Failure(description: "ffprobe failed: \(result.stderr)") }
+        return result.stdout.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// Decodes the whole file and returns what the decoder complained about (empty when it decodes cleanly).
+    static func decodeErrors(_ path: String) throws -> String {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"], timeout: 120)
+        return result.status == 0 ? result.stderr : "ffmpeg exited \(result.status): \(result.stderr)"
+    }
+
+    private static func rational(_ text: String) -> Double? {
+        let parts = text.split(separator: "/").compactMap { Double($0) }
+        guard parts.count == 2, parts[1] != 0 else { return parts.count == 1 ? parts[0] : nil }
+        return parts[0] / parts[1]
+    }
+}
+
+/// Media made by ffmpeg at test time, so no binary fixture lives in the repository.
+enum MediaFixture {
+    /// An FLV with H.264 (testsrc2, keyframe every `gop` frames) and AAC (a 1 kHz sine at 48 kHz).
+    static func makeFLV(in directory: TemporaryDirectory, seconds: Int = 3, size: String = "640x360",
+                        fps: Int = 30, gop: Int = 60) throws -> String {
+        let output = directory.file("fixture-\(size)-\(seconds)s.flv")
+        let result = try Subprocess.run("ffmpeg", [
+            "-v", "error", "-y",
+            "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(fps)",
+            "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
+            "-t", "\(seconds)",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "\(gop)", "-bf", "0",
+            "-c:a", "aac", "-b:a", "128k", "-ac", "2",
+            "-f", "flv", output,
+        ], timeout: 120)
+        guard result.status == 0 else { throw Subprocess.Failure(description: "ffmpeg fixture failed: \(result.stderr)") }
+        return output
+    }
+}

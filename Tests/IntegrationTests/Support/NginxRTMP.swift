@@ -1,0 +1,111 @@
+import Foundation
+
+/// nginx with libnginx-mod-rtmp as a real ingest, run in the foreground as a child of the test.
+///
+/// It records every publish of application `live` to `recordDirectory`; with `tls`, nginx's stream module
+/// terminates TLS on `tlsPort` in front of the RTMP port (nginx-rtmp itself has no TLS).
+final class NginxRTMP: @unchecked Sendable {
+    // Safe: all stored properties are immutable after init; Process is only touched from `stop()`.
+    let directory: TemporaryDirectory
+    let port: Int
+    let tlsPort: Int?
+    let certificate: TestCertificate?
+    let recordDirectory: String
+    private let process: Process
+
+    init(tls: Bool = false) throws {
+        directory = try TemporaryDirectory("nginx-rtmp")
+        port = try FreePort.next()
+        recordDirectory = directory.file("recordings")
+        try FileManager.default.createDirectory(atPath: recordDirectory, withIntermediateDirectories: true)
+        if tls {
+            certificate = try TestCertificate.make(in: directory)
+            tlsPort = try FreePort.next()
+        } else {
+            certificate = nil
+            tlsPort = nil
+        }
+        let modules = "/usr/lib/nginx/modules"
+        var config = """
+        load_module \(modules)/ngx_rtmp_module.so;
+        load_module \(modules)/ngx_stream_module.so;
+        \(getuid() == 0 ? "user root;" : "")
+        daemon off;
+        master_process on;
+        worker_processes 1;
+        pid \(directory.file("nginx.pid"));
+        error_log \(directory.file("error.log")) info;
+        events { worker_connections 256; }
+        rtmp {
+            server {
+                listen 127.0.0.1:\(port);
+                chunk_size 4096;
+                application live {
+                    live on;
+                    record all;
+                    record_path \(recordDirectory);
+                    record_unique on;
+                }
+            }
+        }
+
+        """
+        if let tlsPort, let certificate {
+            config += """
+            stream {
+                server {
+                    listen 127.0.0.1:\(tlsPort) ssl;
+                    proxy_pass 127.0.0.1:\(port);
+                    ssl_certificate \(certificate.certificateFile);
+                    ssl_certificate_key \(certificate.keyFile);
+                }
+            }
+
+            """
+        }
+        let configFile = directory.file("nginx.conf")
+        try config.write(toFile: configFile, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try Subprocess.resolve("nginx"))
+        process.arguments = ["-p", directory.path, "-e", directory.file("error.log"), "-c", configFile]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        do {
+            try FreePort.waitUntilListening(port)
+            if let tlsPort { try FreePort.waitUntilListening(tlsPort) }
+        } catch {
+            stop()
+            throw Subprocess.Failure(description: "nginx did not start: \(errorLog)")
+        }
+    }
+
+    /// The RTMP URL of application `live` (without a stream key).
+    var rtmpURL: String { "rtmp://127.0.0.1:\(port)/live" }
+
+    /// The RTMPS URL of application `live`, through the TLS front.
+    var rtmpsURL: String? { tlsPort.map { "rtmps://127.0.0.1:\($0)/live" } }
+
+    /// nginx's error log, for failure messages.
+    var errorLog: String {
+        (try? String(contentsOfFile: directory.file("error.log"), encoding: .utf8)) ?? "(no error log)"
+    }
+
+    /// The FLV files nginx has recorded so far, oldest first.
+    func recordings() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: recordDirectory)) ?? []
+        return names.filter { $0.hasSuffix(".flv") }.sorted().map { "\(recordDirectory)/\($0)" }
+    }
+
+    /// Stops nginx gracefully (SIGQUIT lets it finish recordings), then forcibly.
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGQUIT)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}

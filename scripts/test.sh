@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian/Ubuntu machine and runs Stream's whole test suite against real peers
+# (nginx-rtmp, ffmpeg/ffprobe, openssl), which the tests start themselves on loopback.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+
+# Zero warnings is a rule: build everything (tests included) and fail on any warning in our sources.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+swift build --build-tests 2>&1 | tee "$log"
+if grep -E "warning:" "$log"; then
+    echo "error: the build has warnings (listed above)" >&2
+    exit 1
+fi
+
+swift test --skip-build "$@"
