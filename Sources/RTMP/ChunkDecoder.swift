@@ -85,7 +85,8 @@ public struct ChunkDecoder: Sendable {
         let known = streams[csid]
         if known == nil {
             guard fmt == 0 else {
-                throw RTMPError.malformedChunk("chunk header type \(fmt) on chunk stream \(csid) with no previous header")
+                throw RTMPError.malformedChunk(
+                    "chunk header type \(fmt) on chunk stream \(csid) with no previous header")
             }
             guard streams.count < limits.maximumChunkStreams else {
                 throw RTMPError.resourceLimitExceeded("more than \(limits.maximumChunkStreams) chunk streams")

@@ -102,7 +102,8 @@ public struct RTMPError: Error, Sendable, Equatable, CustomStringConvertible {
     ///   - description: the server's description, already free of the stream key.
     public static func publishRejected(code: String, description: String) -> RTMPError {
         let detail = description.isEmpty ? "" : " (\(description))"
-        return RTMPError(.publishRejected, statusCode: code, "server refused publish: \(code)\(detail) — check the stream key")
+        return RTMPError(.publishRejected, statusCode: code,
+                          "server refused publish: \(code)\(detail) — check the stream key")
     }
 
     /// The server refused `play`.
@@ -111,7 +112,8 @@ public struct RTMPError: Error, Sendable, Equatable, CustomStringConvertible {
     ///   - description: the server's description.
     public static func playRejected(code: String, description: String) -> RTMPError {
         let detail = description.isEmpty ? "" : " (\(description))"
-        return RTMPError(.playRejected, statusCode: code, "server refused play: \(code)\(detail) — check the stream name")
+        return RTMPError(.playRejected, statusCode: code,
+                          "server refused play: \(code)\(detail) — check the stream name")
     }
 
     /// The peer sent something that does not fit the session's state.

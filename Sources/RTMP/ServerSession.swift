@@ -259,8 +259,6 @@ public struct ServerSession: Sendable {
         case "releaseStream":
             if command.transactionID != 0 { sendResult(command.transactionID) }
         case "FCPublish":
-            let name = command.arguments.first?.stringValue ?? ""
-            _ = name
             sendCommand(CommandMessage(name: "onFCPublish", transactionID: 0, arguments: [
                 .object(StatusInfo(level: "status", code: "NetStream.Publish.Start", description: "FCPublish").object),
             ]))
@@ -275,10 +273,9 @@ public struct ServerSession: Sendable {
             sendResult(command.transactionID, .number(Double(newID)))
         case "publish":
             let name = command.arguments.first?.stringValue ?? ""
-            guard streamID != 0, connected.pendingPublish == nil,
-                  connected.streams[streamID] == .created || connected.streams[streamID] == nil,
-                  connected.streams.count < ServerSession.maximumStreams || connected.streams[streamID] != nil
-            else {
+            let role = connected.streams[streamID]
+            let roomForStream = role == .created || (role == nil && connected.streams.count < ServerSession.maximumStreams)
+            guard streamID != 0, connected.pendingPublish == nil, roomForStream else {
                 sendStatus(StatusInfo(level: "error", code: "NetStream.Publish.BadConnection",
                                       description: "Already publishing or stream not created"), streamID: streamID)
                 return

@@ -41,7 +41,9 @@ struct ClientHandshakeTests {
     @Test func toleratesAnS2ThatDoesNotEchoC1() throws {
         var handshake = ClientHandshake(time: 0, random: random)
         _ = handshake.start()
-        let step = try handshake.receive([0x03] + [UInt8](repeating: 7, count: 1536) + [UInt8](repeating: 9, count: 1536))
+        let s1 = [UInt8](repeating: 7, count: 1536)
+        let s2 = [UInt8](repeating: 9, count: 1536)            // does not echo C1
+        let step = try handshake.receive([0x03] + s1 + s2)
         #expect(step.isComplete)
     }
 

@@ -91,7 +91,8 @@ struct ServerHandshakeTests {
         let offset = sum % 728 + offsetBase + 4
         let serverKey = Array("Genuine Adobe Flash Media Server 001".utf8)
         #expect(serverKey.count == 36)
-        let expectedS1Digest = HMACSHA256.authenticationCode(key: serverKey, message: s1[..<offset] + s1[(offset + 32)...])
+        let expectedS1Digest = HMACSHA256.authenticationCode(key: serverKey,
+                                                             message: s1[..<offset] + s1[(offset + 32)...])
         #expect(Array(s1[offset..<(offset + 32)]) == expectedS1Digest)
         // S2 signature: HMAC(key: HMAC(68-byte server key, C1 digest), S2[0..<1504]).
         let tail = hexBytes("f0eec24a8068bee82e00d0d1029e7e576eec5d2d29806fab93b8e636cfeb31ae")
