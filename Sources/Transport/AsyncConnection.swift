@@ -92,7 +92,8 @@ public final class AsyncConnection: Sendable {
     }
 
     /// Returns once ``queuedBytes`` is below `threshold`.
-    /// - Throws: the ``TransportError`` that closed the connection while bytes were still queued.
+    /// - Throws: the ``TransportError`` that closed the connection (queued bytes are then lost), or `.closed` if
+    ///   it was closed in an orderly way with bytes still queued.
     public func waitForDrain(below threshold: Int) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             core.waitForDrain(below: threshold, continuation)
@@ -228,8 +229,10 @@ private final class AsyncConnectionCore: Sendable {
 
     func waitForDrain(below threshold: Int, _ continuation: CheckedContinuation<Void, any Error>) {
         let failure = state.withLock { state -> TransportError?? in
+            // A close with an error dropped whatever was queued: report it even though the count is now zero.
+            if state.finished, let error = state.error { return .some(error) }
             if queued.load(ordering: .acquiring) < threshold { return .some(nil) }
-            if state.finished { return .some(state.error ?? .closed(endpoint)) }
+            if state.finished { return .some(.closed(endpoint)) }
             state.drainWaiters.append((threshold, continuation))
             return .none
         }

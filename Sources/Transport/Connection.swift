@@ -383,7 +383,7 @@ public final class Connection: EventSource, CustomStringConvertible {
             if let tls {
                 switch tls.read(into: buffer) {
                 case .done(let count):
-                    return .bytes(Array(buffer[..<count]))
+                    return .bytes(copyBytes(buffer, count: count))
                 case .wantRead:
                     return .wouldBlock
                 case .wantWrite:
@@ -396,7 +396,7 @@ public final class Connection: EventSource, CustomStringConvertible {
                 }
             }
             let count = recv(fd, buffer.baseAddress, buffer.count, 0)
-            if count > 0 { return .bytes(Array(buffer[..<count])) }
+            if count > 0 { return .bytes(copyBytes(buffer, count: count)) }
             if count == 0 { return .endOfStream }
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wouldBlock }
             return .failed(.posix(errno, "reading from", endpoint: endpoint))
@@ -578,4 +578,14 @@ public final class Connection: EventSource, CustomStringConvertible {
 func setNoDelay(_ fd: Int32) {
     var one: Int32 = 1
     _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+}
+
+/// Copies the first `count` bytes of the read buffer into a new array with one memcpy.
+private func copyBytes(_ buffer: UnsafeMutableRawBufferPointer, count: Int) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
+        if let source = buffer.baseAddress, let destination = target.baseAddress {
+            UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: count)
+        }
+        initialized = count
+    }
 }

@@ -236,7 +236,8 @@ public final class EventLoop: @unchecked Sendable {
                     }
                 }
             }
-            timers.runExpired(now: .now)
+            let now = ContinuousClock.now
+            while let work = timers.popExpired(now: now) { work() }
             let tasks = shared.withLock { shared -> [@Sendable () -> Void] in
                 let tasks = shared.tasks
                 shared.tasks.removeAll(keepingCapacity: true)

@@ -32,12 +32,14 @@ struct TimerHeap {
         }
     }
 
-    /// Runs, in deadline order, every timer due at `now` that was not cancelled.
-    mutating func runExpired(now: ContinuousClock.Instant) {
+    /// Removes and returns the work of the earliest timer due at `now` that was not cancelled, if any.
+    /// The caller runs it outside any access to the heap, so that the work may schedule more timers.
+    mutating func popExpired(now: ContinuousClock.Instant) -> (() -> Void)? {
         while let first = entries.first, first.deadline <= now {
             removeFirst()
-            if !first.scheduled.isCancelled { first.work() }
+            if !first.scheduled.isCancelled { return first.work }
         }
+        return nil
     }
 
     private mutating func removeFirst() {
