@@ -174,6 +174,9 @@ func run(_ executable: String, _ arguments: [String], input: String? = nil,
 /// Output gathered from pipe callbacks on other threads.
 final class OutputCollector: Sendable {
     private let data = Mutex<(output: Data, error: Data)>((Data(), Data()))
+    private let exited = Mutex(false)
+    func markExited() { exited.withLock { $0 = true } }
+    var hasExited: Bool { exited.withLock { $0 } }
     func appendOutput(_ bytes: Data) { data.withLock { $0.output.append(bytes) } }
     func appendError(_ bytes: Data) { data.withLock { $0.error.append(bytes) } }
     var output: String { String(decoding: data.withLock { $0.output }, as: UTF8.self) }
@@ -182,14 +185,16 @@ final class OutputCollector: Sendable {
 
 /// Test certificates made with the openssl CLI in a temporary directory, once per test run.
 struct TestCertificates: Sendable {
-    /// Self-signed for IP 127.0.0.1 and DNS localhost: the server's certificate and its own CA.
+    /// Self-signed RSA certificate for IP 127.0.0.1 and DNS localhost: the usual server certificate and its own CA.
     var serverCertificate: String
     var serverKey: String
-    /// Self-signed for DNS other.example only: a valid chain for the wrong name.
+    /// Self-signed for DNS other.example only: a trusted chain for the wrong name.
     var otherNameCertificate: String
     var otherNameKey: String
-    /// An unrelated self-signed certificate: the wrong CA for the server.
-    var unrelatedCA: String
+    /// A test CA, and a certificate for IP 127.0.0.1 it issued.
+    var authority: String
+    var issuedCertificate: String
+    var issuedKey: String
     var directory: URL
 
     /// The certificates of this test run, made on first use without blocking a concurrency thread.
@@ -213,16 +218,26 @@ struct TestCertificates: Sendable {
         async let server: Void = make("server", subject: "/CN=127.0.0.1", altNames: "IP:127.0.0.1,DNS:localhost",
                                       key: ["rsa:2048"])
         async let other: Void = make("other", subject: "/CN=other.example", altNames: "DNS:other.example", key: ec)
-        async let unrelated: Void = make("unrelated", subject: "/CN=Unrelated Test CA",
-                                         altNames: "DNS:unrelated.example", key: ec)
-        _ = try await (server, other, unrelated)
+        try await make("ca", subject: "/CN=Stream Test CA", altNames: "DNS:ca.example", key: ec)
+        try await make("issued", subject: "/CN=127.0.0.1", altNames: "IP:127.0.0.1",
+                       key: ec + ["-CA", path("ca-cert.pem"), "-CAkey", path("ca-key.pem")])
+        _ = try await (server, other)
         return TestCertificates(serverCertificate: path("server-cert.pem"), serverKey: path("server-key.pem"),
                                 otherNameCertificate: path("other-cert.pem"), otherNameKey: path("other-key.pem"),
-                                unrelatedCA: path("unrelated-cert.pem"), directory: directory)
+                                authority: path("ca-cert.pem"), issuedCertificate: path("issued-cert.pem"),
+                                issuedKey: path("issued-key.pem"), directory: directory)
     }
 
     var serverConfiguration: TLSServerConfiguration {
         TLSServerConfiguration(certificateFile: serverCertificate, privateKeyFile: serverKey)
+    }
+
+    var otherNameConfiguration: TLSServerConfiguration {
+        TLSServerConfiguration(certificateFile: otherNameCertificate, privateKeyFile: otherNameKey)
+    }
+
+    var issuedConfiguration: TLSServerConfiguration {
+        TLSServerConfiguration(certificateFile: issuedCertificate, privateKeyFile: issuedKey)
     }
 }
 
@@ -236,5 +251,57 @@ private actor CertificateStore {
         let task = Task { try await TestCertificates.make() }
         making = task
         return try await task.value
+    }
+}
+
+/// A child process that runs until the test stops it (e.g. `openssl s_server`).
+final class RunningProcess: Sendable {
+    private let process: Process
+    private let collected = OutputCollector()
+
+    init(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = Pipe()
+        let collected = self.collected
+        output.fileHandleForReading.readabilityHandler = { collected.appendOutput($0.availableData) }
+        error.fileHandleForReading.readabilityHandler = { collected.appendError($0.availableData) }
+        process.terminationHandler = { _ in collected.markExited() }
+        self.process = process
+        try process.run()
+    }
+
+    var output: String { collected.output }
+    var error: String { collected.error }
+
+    /// Waits until the standard output contains `text`.
+    func waitForOutput(_ text: String, timeout: Duration = .seconds(5)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !output.contains(text) {
+            try #require(!collected.hasExited, "process exited early: \(error)")
+            try #require(ContinuousClock.now < deadline, "no \"\(text)\" on output: \(output) \(error)")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    deinit {
+        // A test that failed before `stop()` must not leave its server behind.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Kills the process (by its id) and waits for it to end. SIGKILL, because `openssl s_server` started from
+    /// the test runner was observed to survive SIGTERM on this machine.
+    func stop() async throws {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while process.isRunning && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 }
