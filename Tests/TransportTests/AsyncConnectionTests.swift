@@ -11,7 +11,8 @@ import Testing
             }
             let client = try await AsyncConnection.connect(
                 host: "127.0.0.1", port: port,
-                tls: tls ? TLSClientConfiguration(serverName: "127.0.0.1", caFile: certificates.serverCertificate) : nil,
+                tls: tls ? TLSClientConfiguration(serverName: "127.0.0.1", caFile: certificates.serverCertificate)
+                    : nil,
                 timeout: .seconds(5), loop: loop)
             let data = payload(count: 8 * 1024 * 1024)
             try client.write(data)
