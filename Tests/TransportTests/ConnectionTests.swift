@@ -131,14 +131,6 @@ import Testing
     }
 }
 
-/// Counts the bytes it reads; readable from any thread.
-private final class ByteCounter: ConnectionHandler, Sendable {
-    private let count = Mutex(0)
-    var total: Int { count.withLock { $0 } }
-    func connectionDidRead(_ connection: Connection, bytes: [UInt8]) { count.withLock { $0 += bytes.count } }
-    func connectionDidClose(_ connection: Connection, error: TransportError?) {}
-}
-
 /// Server-side connections handed out of `onAccept`, for a test to act on later through the loop.
 private final class AcceptedConnections: Sendable {
     private let connections = Mutex<[LoopBound<Connection>]>([])

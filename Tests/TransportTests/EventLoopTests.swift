@@ -71,5 +71,6 @@ import Testing
         let error = await #expect(throws: TransportError.self) { try await client.read() }
         #expect(error?.code == .closed)
         #expect(throws: TransportError.self) { try client.write([1]) }
+        await client.close()
     }
 }
