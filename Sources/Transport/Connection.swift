@@ -271,10 +271,13 @@ public final class Connection: EventSource, CustomStringConvertible {
         }
         let wasEmpty = outbound.isEmpty
         outbound.append(bytes)
-        if state == .open && wasEmpty { flush() }
+        if state == .open && wasEmpty { flush(insideWrite: true) }
     }
 
-    private func flush() {
+    /// Writes queued bytes until the socket would block.
+    /// - Parameter insideWrite: true when called from ``write(_:)``: then the handler hears of nothing during the
+    ///   call (a failure closes the connection on a later loop turn; a drain cannot happen, the queue was empty).
+    private func flush(insideWrite: Bool = false) {
         guard state == .open || state == .closing, fd >= 0 else { return }
         let before = outbound.count
         tlsWriteWantsRead = false
@@ -308,7 +311,11 @@ public final class Connection: EventSource, CustomStringConvertible {
             if written < 0 || failure != nil { break }
         }
         if let failure {
-            finishClose(failure)
+            if insideWrite {
+                closeSoon(failure)
+            } else {
+                finishClose(failure)
+            }
             return
         }
         let flushed = before - outbound.count
@@ -316,7 +323,7 @@ public final class Connection: EventSource, CustomStringConvertible {
         guard flushed > 0 else { return }
         lastActivity = .now
         onDequeued?(flushed)
-        if state == .open && before > lowWatermark && outbound.count <= lowWatermark {
+        if !insideWrite && state == .open && before > lowWatermark && outbound.count <= lowWatermark {
             handler?.connectionDidDrain(self)
         }
         if state == .closing && outbound.isEmpty { finishClose(nil) }
@@ -362,7 +369,8 @@ public final class Connection: EventSource, CustomStringConvertible {
             case .wouldBlock:
                 return
             case .endOfStream:
-                if outbound.isEmpty || state == .closing {
+                // The end of the peer's stream ends the connection (no TCP half-close).
+                if outbound.isEmpty {
                     finishClose(nil)
                 } else {
                     finishClose(.peerClosed(endpoint, "closed the connection with \(outbound.count) bytes of ours "

@@ -8,8 +8,9 @@ import Synchronization
 /// callbacks run there too. Other threads hand work to the loop with ``execute(_:)`` or ``submit(_:)``.
 public final class EventLoop: @unchecked Sendable {
     // @unchecked Sendable: the state shared between threads is `shared` (a Mutex) and `loopThread` (an Atomic);
-    // `sources`, `timers`, `nextSourceID`, `running` and `readBuffer` are read and written only on the loop thread, which
-    // every internal entry point checks with `assertInEventLoop()`. `thread` is written once in `init`, before
+    // `sources`, `timers`, `nextSourceID`, `running` and `readBuffer` are read and written only on the loop thread,
+    // which every entry point that touches them checks with `assertInEventLoop()` (`schedule(after:)` hops there
+    // with `execute` when called elsewhere). `thread` is written once in `init`, before
     // the object is visible to any other thread, and read once in `shutdown()`.
 
     /// The name given at creation, used for the thread name and in messages.
@@ -145,8 +146,12 @@ public final class EventLoop: @unchecked Sendable {
         return accepted
     }
 
-    /// Schedules loop-thread work that may capture loop-bound objects. Loop thread only.
-    func scheduleOnLoop(after delay: Duration, _ work: @escaping () -> Void) -> Scheduled {
+    /// Runs `work` on the loop thread once `delay` has passed, unless cancelled first. Because it must be called
+    /// on the loop thread, `work` may capture loop-thread objects (connections, protocol state machines): the
+    /// way for a protocol driver to get its timer events.
+    /// - Returns: a handle whose ``Scheduled/cancel()`` stops the work from running.
+    @discardableResult
+    public func scheduleOnLoop(after delay: Duration, _ work: @escaping () -> Void) -> Scheduled {
         assertInEventLoop()
         let scheduled = Scheduled()
         timers.insert(deadline: .now + delay, scheduled: scheduled, work: work)
@@ -254,7 +259,6 @@ enum EpollEvents {
     static let output = UInt32(EPOLLOUT.rawValue)
     static let error = UInt32(EPOLLERR.rawValue)
     static let hangUp = UInt32(EPOLLHUP.rawValue)
-    static let readHangUp = UInt32(EPOLLRDHUP.rawValue)
 }
 
 /// A file descriptor registered with an ``EventLoop``. Loop-thread only.

@@ -1,8 +1,7 @@
 import Glibc
 
 /// A resolved IPv4 or IPv6 socket address.
-struct SocketAddress: @unchecked Sendable, CustomStringConvertible {
-    // @unchecked Sendable: `sockaddr_storage` is a plain C value with no pointers; it is copied, never shared.
+struct SocketAddress: Sendable, CustomStringConvertible {
     var storage: sockaddr_storage
     var length: socklen_t
 

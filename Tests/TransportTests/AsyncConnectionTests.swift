@@ -11,7 +11,8 @@ import Testing
             }
             let client = try await AsyncConnection.connect(
                 host: "127.0.0.1", port: port,
-                tls: tls ? TLSClientConfiguration(serverName: "127.0.0.1", caFile: certificates.serverCertificate) : nil,
+                tls: tls ? TLSClientConfiguration(serverName: "127.0.0.1", caFile: certificates.serverCertificate)
+                    : nil,
                 timeout: .seconds(5), loop: loop)
             let data = payload(count: 8 * 1024 * 1024)
             try client.write(data)
@@ -25,6 +26,32 @@ import Testing
             #expect(sameBytes(received, data))
             await client.close()
             #expect(try await client.read() == nil)
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func closeSendsEverythingQueuedFirst(tls: Bool) async throws {
+        let certificates = try await TestCertificates.get()
+        try await withLoop { loop in
+            let log = CloseLog()
+            let counter = ByteCounter(log: log)
+            let (port, _) = try await startListener(on: loop, tls: tls ? certificates.serverConfiguration : nil) {
+                $0.handler = counter
+            }
+            let client = try await AsyncConnection.connect(
+                host: "127.0.0.1", port: port,
+                tls: tls ? TLSClientConfiguration(serverName: "127.0.0.1", caFile: certificates.serverCertificate)
+                    : nil,
+                timeout: .seconds(5), loop: loop)
+            let size = 8 << 20
+            try client.write([UInt8](repeating: 9, count: size))
+            await client.close(flushTimeout: .seconds(5))
+            #expect(client.queuedBytes == 0)
+            let closes = try await log.wait(for: 1)
+            #expect(counter.total == size)
+            // The server saw an orderly end: a FIN, or with TLS a close_notify.
+            #expect(closes.count == 1)
+            #expect(closes.first == .some(nil))
         }
     }
 

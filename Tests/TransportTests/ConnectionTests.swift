@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import Transport
 
@@ -21,8 +22,8 @@ import Testing
                                                     on: loop, handler: LoggingHandler(log: log))
                 connection.writeBufferLimit = 10
                 // Written before the connection opens (it is still resolving): the bytes wait in the queue.
-                let first = Result { () throws(TransportError) in try connection.write([UInt8](repeating: 1, count: 6)) }
-                let second = Result { () throws(TransportError) in try connection.write([UInt8](repeating: 2, count: 5)) }
+                let first = Result { () throws(TransportError) in try connection.write(Array(repeating: 1, count: 6)) }
+                let second = Result { () throws(TransportError) in try connection.write(Array(repeating: 2, count: 5)) }
                 return (LoopBound(connection, loop: loop), first, second, connection.queuedBytes)
             }
             #expect(throws: Never.self) { try first.get() }
@@ -31,6 +32,36 @@ import Testing
             #expect(queued == 6)
             try await loop.submit { connection.value.close() }
             #expect(try await log.wait(for: 1).count == 1)
+        }
+    }
+
+    @Test func pausedReadingHoldsThePeerBackUntilResumed() async throws {
+        try await withLoop { loop in
+            let accepted = AcceptedConnections()
+            let counter = ByteCounter()
+            let (port, _) = try await startListener(on: loop) { connection in
+                connection.handler = counter
+                connection.pauseReading()
+                accepted.add(LoopBound(connection, loop: loop))
+            }
+            let client = try await AsyncConnection.connect(host: "127.0.0.1", port: port, timeout: .seconds(5),
+                                                           writeBufferLimit: 64 << 20, loop: loop)
+            let size = 32 << 20
+            try client.write([UInt8](repeating: 5, count: size))
+            try await Task.sleep(for: .milliseconds(200))
+            // The server reads nothing, so the kernel buffers fill and most of the 32 MB stays queued here.
+            #expect(client.queuedBytes > size / 2)
+            #expect(counter.total == 0)
+            let server = try #require(accepted.first)
+            try await loop.submit { server.value.resumeReading() }
+            try await client.waitForDrain(below: 1)
+            var total = 0
+            for _ in 0..<500 where total < size {
+                try await Task.sleep(for: .milliseconds(10))
+                total = counter.total
+            }
+            #expect(total == size)
+            await client.close()
         }
     }
 
@@ -98,4 +129,11 @@ import Testing
             #expect(closes.first??.code == .connectionRefused)
         }
     }
+}
+
+/// Server-side connections handed out of `onAccept`, for a test to act on later through the loop.
+private final class AcceptedConnections: Sendable {
+    private let connections = Mutex<[LoopBound<Connection>]>([])
+    var first: LoopBound<Connection>? { connections.withLock { $0.first } }
+    func add(_ connection: LoopBound<Connection>) { connections.withLock { $0.append(connection) } }
 }

@@ -24,6 +24,27 @@ import Testing
         }
     }
 
+    @Test func loopTimersMayCaptureLoopThreadState() async throws {
+        try await withLoop { loop in
+            final class Ticks { var count = 0 }
+            let count: Int = try await withCheckedThrowingContinuation { continuation in
+                loop.execute {
+                    let ticks = Ticks()
+                    func tick() {
+                        ticks.count += 1
+                        if ticks.count == 3 {
+                            continuation.resume(returning: ticks.count)
+                        } else {
+                            loop.scheduleOnLoop(after: .milliseconds(5)) { tick() }
+                        }
+                    }
+                    loop.scheduleOnLoop(after: .milliseconds(5)) { tick() }
+                }
+            }
+            #expect(count == 3)
+        }
+    }
+
     @Test func timerDoesNotFireEarly() async throws {
         try await withLoop { loop in
             let start = ContinuousClock.now
@@ -50,5 +71,6 @@ import Testing
         let error = await #expect(throws: TransportError.self) { try await client.read() }
         #expect(error?.code == .closed)
         #expect(throws: TransportError.self) { try client.write([1]) }
+        await client.close()
     }
 }

@@ -65,6 +65,16 @@ final class SilentHandler: ConnectionHandler {
     func connectionDidClose(_ connection: Connection, error: TransportError?) {}
 }
 
+/// Counts the bytes it reads; readable from any thread.
+final class ByteCounter: ConnectionHandler, Sendable {
+    let log: CloseLog?
+    init(log: CloseLog? = nil) { self.log = log }
+    private let count = Mutex(0)
+    var total: Int { count.withLock { $0 } }
+    func connectionDidRead(_ connection: Connection, bytes: [UInt8]) { count.withLock { $0 += bytes.count } }
+    func connectionDidClose(_ connection: Connection, error: TransportError?) { log?.record(error) }
+}
+
 /// Records how server-side connections closed, for checks from the test's thread.
 final class CloseLog: Sendable {
     private let entries = Mutex<[TransportError?]>([])
