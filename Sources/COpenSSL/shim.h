@@ -12,4 +12,6 @@ static inline int stream_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version
 static inline long stream_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
     return SSL_set_tlsext_host_name(ssl, name);
 }
+/* ERR_GET_REASON is a macro in OpenSSL 3. */
+static inline int stream_ERR_GET_REASON(unsigned long error) { return ERR_GET_REASON(error); }
 #endif

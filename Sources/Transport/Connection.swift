@@ -1,0 +1,599 @@
+import CEpoll
+import Glibc
+
+/// A TCP connection, optionally with TLS, driven by an ``EventLoop``.
+///
+/// A loop-thread object: create it, call its methods and read its properties only on its loop's thread (carry it
+/// across threads in a ``LoopBound``). Events go to ``handler`` on that thread. Outgoing bytes are queued
+/// (``queuedBytes``) up to ``writeBufferLimit``; reading can be paused for backpressure. It knows no protocol.
+public final class Connection: EventSource, CustomStringConvertible {
+    /// The loop that owns this connection.
+    public let loop: EventLoop
+    /// Receives this connection's events. Held strongly until the connection closes, then released.
+    public var handler: (any ConnectionHandler)?
+    /// "host:port" as dialled, or the peer's address for an accepted connection. Used in every error message.
+    public let endpoint: String
+    /// The peer's numeric address ("127.0.0.1:50000", "[::1]:1935") once a socket exists.
+    public private(set) var remoteAddress: String?
+    /// The most bytes ``queuedBytes`` may reach; ``write(_:)`` throws `.bufferLimitExceeded` beyond it.
+    public var writeBufferLimit = 16 * 1024 * 1024
+    /// ``ConnectionHandler/connectionDidDrain(_:)`` fires when ``queuedBytes`` falls to this value or below.
+    public var lowWatermark = 64 * 1024
+    /// Closes the connection with a `.timeout` error when no byte moves in either direction for this long.
+    /// Nil (the default) disables it. Time spent with reading paused by us does not count.
+    public var idleTimeout: Duration? {
+        didSet { armIdleTimer() }
+    }
+
+    /// Bytes accepted by ``write(_:)`` and not yet handed to the kernel.
+    public var queuedBytes: Int { outbound.count }
+    /// True from the end of the TLS handshake (or TCP connect) until a close starts.
+    public var isOpen: Bool { state == .open }
+    /// True while ``pauseReading()`` is in effect.
+    public private(set) var isReadingPaused = false
+    /// "Connection(endpoint)".
+    public var description: String { "Connection(\(endpoint))" }
+
+    private enum State: Equatable {
+        case resolving, connecting, handshaking, open, closing, closed
+    }
+
+    private var state: State
+    private var id: UInt64 = 0
+    private var fd: Int32 = -1
+    private var descriptorAdded = false
+    private var registeredEvents: UInt32 = 0
+    private var tls: TLSSession?
+    private var tlsHandshakeWantsWrite = false
+    private var tlsReadWantsWrite = false
+    private var tlsWriteWantsRead = false
+    private var readScheduled = false
+    private var outbound = OutboundQueue()
+    private var phaseTimer: Scheduled?
+    private var idleTimer: Scheduled?
+    private var lastActivity = ContinuousClock.now
+    private var pendingAddresses: [SocketAddress] = []
+    private var lastConnectError: TransportError?
+    private var clientTLS: (context: TLSContext, serverName: String)?
+
+    /// Called with the count of bytes that left the queue: sent, or dropped by a close (after the handler heard of
+    /// the close). ``AsyncConnection`` keeps its thread-safe count with it.
+    var onDequeued: ((Int) -> Void)?
+    /// Called once when the connection closes, before the handler (for ``Listener``'s connection count).
+    var onClosed: (() -> Void)?
+
+    private init(loop: EventLoop, endpoint: String, state: State) {
+        self.loop = loop
+        self.endpoint = endpoint
+        self.state = state
+        self.id = loop.adopt(self)
+    }
+
+    // MARK: - Opening
+
+    /// Starts connecting to `host:port`: resolves it off the loop, tries each address, then runs the TLS
+    /// handshake. The handler then gets ``ConnectionHandler/connectionDidOpen(_:)`` or
+    /// ``ConnectionHandler/connectionDidClose(_:error:)`` with the reason (refused, DNS, TLS, timeout).
+    /// Must be called on `loop`'s thread; bytes written before the open are sent after it.
+    /// - Parameters:
+    ///   - timeout: bounds resolving, connecting and the TLS handshake together.
+    /// - Returns: the connection, not yet open.
+    public static func connect(host: String, port: Int, tls: TLSClientConfiguration?, timeout: Duration,
+                               on loop: EventLoop, handler: any ConnectionHandler) -> Connection {
+        let connection = Connection(loop: loop, endpoint: endpointName(host: host, port: port), state: .resolving)
+        connection.handler = handler
+        connection.phaseTimer = loop.scheduleOnLoop(after: timeout) { [weak connection] in
+            connection?.phaseDidTimeOut(after: timeout)
+        }
+        if let tls {
+            do {
+                connection.clientTLS = (try TLSContext.client(tls), tls.serverName)
+            } catch {
+                connection.closeSoon(error)
+                return connection
+            }
+        }
+        let bound = LoopBound(connection, loop: loop)
+        Resolver.resolve(host: host, port: port, timeout: timeout, loop: loop) { result in
+            let connection = bound.value
+            guard connection.state == .resolving else { return }
+            switch result {
+            case .success(let addresses):
+                connection.state = .connecting
+                connection.pendingAddresses = addresses
+                connection.connectNextAddress()
+            case .failure(let error):
+                connection.finishClose(error)
+            }
+        }
+        return connection
+    }
+
+    /// Wraps a socket accepted by a ``Listener``; ``start(handshakeTimeout:)`` registers it.
+    /// On a thrown error the caller still owns `fd`.
+    init(accepted fd: Int32, peer: SocketAddress, loop: EventLoop, tls: TLSContext?) throws(TransportError) {
+        let endpoint = peer.description
+        let session = try tls.map { context throws(TransportError) in
+            try TLSSession(serverContext: context, fd: fd, endpoint: endpoint)
+        }
+        self.loop = loop
+        self.endpoint = endpoint
+        self.remoteAddress = endpoint
+        self.state = .handshaking
+        self.fd = fd
+        self.tls = session
+        self.id = loop.adopt(self)
+    }
+
+    /// Registers an accepted socket and starts its TLS handshake, if any, bounded by `handshakeTimeout`.
+    func start(handshakeTimeout: Duration) {
+        guard state == .handshaking else { return }
+        do {
+            try loop.addDescriptor(fd, id: id, events: EpollEvents.input)
+            descriptorAdded = true
+            registeredEvents = EpollEvents.input
+        } catch {
+            finishClose(error)
+            return
+        }
+        if tls == nil {
+            becomeOpen()
+        } else {
+            phaseTimer = loop.scheduleOnLoop(after: handshakeTimeout) { [weak self] in
+                self?.phaseDidTimeOut(after: handshakeTimeout)
+            }
+            continueHandshake()
+        }
+    }
+
+    private func connectNextAddress() {
+        guard state == .connecting else { return }
+        guard !pendingAddresses.isEmpty else {
+            finishClose(lastConnectError ?? .dns(host: endpoint, reason: "no address to connect to"))
+            return
+        }
+        let address = pendingAddresses.removeFirst()
+        remoteAddress = address.description
+        let socketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = socket(address.family, socketType, 0)
+        guard fd >= 0 else {
+            lastConnectError = .posix(errno, "creating a socket for", endpoint: endpoint)
+            connectNextAddress()
+            return
+        }
+        setNoDelay(fd)
+        let result = address.withSockaddr { Glibc.connect(fd, $0, $1) }
+        guard result == 0 || errno == EINPROGRESS else {
+            lastConnectError = .posix(errno, "connecting to", endpoint: endpoint)
+            Glibc.close(fd)
+            connectNextAddress()
+            return
+        }
+        self.fd = fd
+        do {
+            try loop.addDescriptor(fd, id: id, events: EpollEvents.output)
+            descriptorAdded = true
+            registeredEvents = EpollEvents.output
+        } catch {
+            finishClose(error)
+        }
+    }
+
+    private func finishConnecting() {
+        let error = socketError()
+        guard error == 0 else {
+            lastConnectError = .posix(error, "connecting to", endpoint: endpoint)
+            releaseDescriptor()
+            connectNextAddress()
+            return
+        }
+        pendingAddresses = []
+        guard let clientTLS else {
+            becomeOpen()
+            return
+        }
+        do {
+            tls = try TLSSession(clientContext: clientTLS.context, fd: fd, serverName: clientTLS.serverName,
+                                 endpoint: endpoint)
+        } catch {
+            finishClose(error)
+            return
+        }
+        self.clientTLS = nil
+        state = .handshaking
+        continueHandshake()
+    }
+
+    private func continueHandshake() {
+        guard let tls else { return }
+        switch tls.handshake() {
+        case .done:
+            becomeOpen()
+        case .wantRead:
+            tlsHandshakeWantsWrite = false
+            updateInterest()
+        case .wantWrite:
+            tlsHandshakeWantsWrite = true
+            updateInterest()
+        case .closedByPeer:
+            finishClose(.peerClosed(endpoint, "closed the connection during the TLS handshake"))
+        case .failed(let error):
+            finishClose(error)
+        }
+    }
+
+    private func becomeOpen() {
+        phaseTimer?.cancel()
+        phaseTimer = nil
+        state = .open
+        lastActivity = .now
+        updateInterest()
+        handler?.connectionDidOpen(self)
+        guard state == .open else { return }
+        if !outbound.isEmpty { flush() }
+        // The peer's first bytes may have arrived with the last handshake record and wait inside OpenSSL.
+        if tls != nil { scheduleRead() }
+    }
+
+    private func phaseDidTimeOut(after timeout: Duration) {
+        switch state {
+        case .resolving:
+            finishClose(.timedOut("resolving \(endpoint)", after: timeout))
+        case .connecting:
+            finishClose(.timedOut("connecting to \(endpoint)", after: timeout))
+        case .handshaking:
+            finishClose(.timedOut("the TLS handshake with \(endpoint)", after: timeout))
+        case .closing:
+            finishClose(.timedOut("sending the last \(outbound.count) bytes to \(endpoint) before closing",
+                                  after: timeout))
+        case .open, .closed:
+            break
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Queues `bytes` for sending; they go out in order, as fast as the peer takes them.
+    /// Bytes written before the connection opens are sent once it does.
+    /// - Throws: ``TransportError`` `.bufferLimitExceeded` (nothing is queued; the connection stays open) or
+    ///   `.closed` after a close started.
+    public func write(_ bytes: [UInt8]) throws(TransportError) {
+        loop.assertInEventLoop()
+        switch state {
+        case .closing, .closed:
+            throw .closed(endpoint)
+        case .resolving, .connecting, .handshaking, .open:
+            break
+        }
+        guard !bytes.isEmpty else { return }
+        guard outbound.count + bytes.count <= writeBufferLimit else {
+            throw .bufferFull(endpoint, queued: outbound.count, adding: bytes.count, limit: writeBufferLimit)
+        }
+        let wasEmpty = outbound.isEmpty
+        outbound.append(bytes)
+        if state == .open && wasEmpty { flush(insideWrite: true) }
+    }
+
+    /// Writes queued bytes until the socket would block.
+    /// - Parameter insideWrite: true when called from ``write(_:)``: then the handler hears of nothing during the
+    ///   call (a failure closes the connection on a later loop turn; a drain cannot happen, the queue was empty).
+    private func flush(insideWrite: Bool = false) {
+        guard state == .open || state == .closing, fd >= 0 else { return }
+        let before = outbound.count
+        tlsWriteWantsRead = false
+        var failure: TransportError?
+        while !outbound.isEmpty {
+            let written = outbound.writeHead { bytes -> Int in
+                if let tls {
+                    switch tls.write(bytes) {
+                    case .done(let count):
+                        return count
+                    case .wantWrite:
+                        return -1
+                    case .wantRead:
+                        tlsWriteWantsRead = true
+                        return -1
+                    case .closedByPeer:
+                        failure = .peerClosed(endpoint, "closed the TLS session while we were sending")
+                        return -1
+                    case .failed(let error):
+                        failure = error
+                        return -1
+                    }
+                }
+                let count = send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+                if count >= 0 { return count }
+                if errno == EAGAIN || errno == EWOULDBLOCK { return -1 }
+                if errno == EINTR { return 0 }
+                failure = .posix(errno, "sending to", endpoint: endpoint)
+                return -1
+            }
+            if written < 0 || failure != nil { break }
+        }
+        if let failure {
+            if insideWrite {
+                closeSoon(failure)
+            } else {
+                finishClose(failure)
+            }
+            return
+        }
+        let flushed = before - outbound.count
+        updateInterest()
+        guard flushed > 0 else { return }
+        lastActivity = .now
+        onDequeued?(flushed)
+        if !insideWrite && state == .open && before > lowWatermark && outbound.count <= lowWatermark {
+            handler?.connectionDidDrain(self)
+        }
+        if state == .closing && outbound.isEmpty { finishClose(nil) }
+    }
+
+    // MARK: - Reading
+
+    /// Stops reading from the socket (backpressure): the kernel buffer fills and the peer slows down.
+    public func pauseReading() {
+        loop.assertInEventLoop()
+        guard !isReadingPaused else { return }
+        isReadingPaused = true
+        updateInterest()
+    }
+
+    /// Starts reading again after ``pauseReading()``. Bytes arrive in a later callback, never inside this call.
+    public func resumeReading() {
+        loop.assertInEventLoop()
+        guard isReadingPaused else { return }
+        isReadingPaused = false
+        lastActivity = .now
+        updateInterest()
+        if tls != nil { scheduleRead() }
+    }
+
+    private enum ReadOutcome {
+        case bytes([UInt8]), wouldBlock, endOfStream, failed(TransportError)
+    }
+
+    private var wantsToRead: Bool {
+        (state == .open && !isReadingPaused) || state == .closing
+    }
+
+    private func readAvailable() {
+        // A bounded number of reads per wake-up keeps one fast peer from starving the others.
+        var rounds = 0
+        while wantsToRead && rounds < 4 {
+            rounds += 1
+            switch readOnce() {
+            case .bytes(let bytes):
+                lastActivity = .now
+                if state == .open { handler?.connectionDidRead(self, bytes: bytes) }
+            case .wouldBlock:
+                return
+            case .endOfStream:
+                // The end of the peer's stream ends the connection (no TCP half-close).
+                if outbound.isEmpty {
+                    finishClose(nil)
+                } else {
+                    finishClose(.peerClosed(endpoint, "closed the connection with \(outbound.count) bytes of ours "
+                                                + "still unsent"))
+                }
+                return
+            case .failed(let error):
+                finishClose(error)
+                return
+            }
+        }
+        // Level-triggered epoll reports what is left in the kernel, but not what OpenSSL already decrypted.
+        if wantsToRead, let tls, tls.hasPendingBytes { scheduleRead() }
+    }
+
+    private func readOnce() -> ReadOutcome {
+        loop.withReadBuffer { buffer -> ReadOutcome in
+            if let tls {
+                switch tls.read(into: buffer) {
+                case .done(let count):
+                    return .bytes(copyBytes(buffer, count: count))
+                case .wantRead:
+                    return .wouldBlock
+                case .wantWrite:
+                    tlsReadWantsWrite = true
+                    return .wouldBlock
+                case .closedByPeer:
+                    return .endOfStream
+                case .failed(let error):
+                    return .failed(error)
+                }
+            }
+            let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+            if count > 0 { return .bytes(copyBytes(buffer, count: count)) }
+            if count == 0 { return .endOfStream }
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wouldBlock }
+            return .failed(.posix(errno, "reading from", endpoint: endpoint))
+        }
+    }
+
+    private func scheduleRead() {
+        guard !readScheduled else { return }
+        readScheduled = true
+        _ = loop.scheduleOnLoop(after: .zero) { [weak self] in
+            guard let self else { return }
+            readScheduled = false
+            readAvailable()
+            updateInterest()
+        }
+    }
+
+    // MARK: - Events
+
+    func handleEvents(_ events: UInt32) {
+        switch state {
+        case .resolving, .closed:
+            return
+        case .connecting:
+            finishConnecting()
+        case .handshaking:
+            continueHandshake()
+        case .open, .closing:
+            if events & EpollEvents.error != 0 {
+                let error = socketError()
+                if error != 0 {
+                    finishClose(.posix(error, "connection to", endpoint: endpoint))
+                    return
+                }
+            }
+            if events & (EpollEvents.input | EpollEvents.hangUp) != 0 {
+                if tlsWriteWantsRead { flush() }
+                if wantsToRead {
+                    readAvailable()
+                } else if events & EpollEvents.hangUp != 0 {
+                    finishClose(.peerClosed(endpoint, "closed the connection"))
+                    return
+                }
+            }
+            if events & EpollEvents.output != 0 {
+                if tlsReadWantsWrite {
+                    tlsReadWantsWrite = false
+                    readAvailable()
+                }
+                flush()
+            }
+            updateInterest()
+        }
+    }
+
+    private func updateInterest() {
+        guard descriptorAdded else { return }
+        var events: UInt32 = 0
+        switch state {
+        case .resolving, .closed:
+            return
+        case .connecting:
+            events = EpollEvents.output
+        case .handshaking:
+            events = tlsHandshakeWantsWrite ? EpollEvents.output : EpollEvents.input
+        case .open, .closing:
+            if wantsToRead || tlsWriteWantsRead { events |= EpollEvents.input }
+            if !outbound.isEmpty || tlsReadWantsWrite { events |= EpollEvents.output }
+        }
+        guard events != registeredEvents else { return }
+        registeredEvents = events
+        loop.modifyDescriptor(fd, id: id, events: events)
+    }
+
+    private func socketError() -> Int32 {
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { return errno }
+        return error
+    }
+
+    // MARK: - Idle timeout
+
+    private func armIdleTimer() {
+        idleTimer?.cancel()
+        idleTimer = nil
+        guard let idleTimeout, state != .closed else { return }
+        lastActivity = .now
+        idleTimer = loop.scheduleOnLoop(after: idleTimeout) { [weak self] in self?.checkIdle() }
+    }
+
+    private func checkIdle() {
+        guard let idleTimeout, state != .closed else { return }
+        let now = ContinuousClock.now
+        if isReadingPaused { lastActivity = now }
+        let idle = lastActivity.duration(to: now)
+        if idle >= idleTimeout {
+            finishClose(TransportError(.timeout, "no data moved to or from \(endpoint) for "
+                                           + "\(idleTimeout.formattedSeconds) (idle timeout): the peer is stalled "
+                                           + "or gone"))
+        } else {
+            idleTimer = loop.scheduleOnLoop(after: idleTimeout - idle) { [weak self] in self?.checkIdle() }
+        }
+    }
+
+    // MARK: - Closing
+
+    /// Closes now, dropping queued bytes; with TLS, sends close_notify if the socket takes it at once.
+    /// The handler gets ``ConnectionHandler/connectionDidClose(_:error:)`` with a nil error, inside this call.
+    public func close() {
+        loop.assertInEventLoop()
+        finishClose(nil)
+    }
+
+    /// Stops accepting writes, sends what is queued, then closes. If that takes longer than `timeout`, closes
+    /// with a `.timeout` error. Reads after this call are discarded.
+    public func closeAfterFlush(timeout: Duration) {
+        loop.assertInEventLoop()
+        switch state {
+        case .open:
+            guard !outbound.isEmpty else {
+                finishClose(nil)
+                return
+            }
+            state = .closing
+            phaseTimer?.cancel()
+            phaseTimer = loop.scheduleOnLoop(after: timeout) { [weak self] in self?.phaseDidTimeOut(after: timeout) }
+            updateInterest()
+        case .resolving, .connecting, .handshaking:
+            finishClose(nil)
+        case .closing, .closed:
+            break
+        }
+    }
+
+    func loopDidShutDown() {
+        finishClose(.loopShutDown)
+    }
+
+    /// Closes from a later loop turn, so that a handler never hears of a close before the call that caused it returns.
+    private func closeSoon(_ error: TransportError) {
+        _ = loop.scheduleOnLoop(after: .zero) { [self] in finishClose(error) }
+    }
+
+    private func releaseDescriptor() {
+        guard fd >= 0 else { return }
+        if descriptorAdded { loop.removeDescriptor(fd) }
+        descriptorAdded = false
+        registeredEvents = 0
+        Glibc.close(fd)
+        fd = -1
+    }
+
+    private func finishClose(_ error: TransportError?) {
+        guard state != .closed else { return }
+        let wasOpen = state == .open || state == .closing
+        state = .closed
+        phaseTimer?.cancel()
+        idleTimer?.cancel()
+        if wasOpen && error == nil, let tls { tls.shutdown() }
+        releaseDescriptor()
+        tls = nil
+        let dropped = outbound.count
+        outbound.removeAll()
+        loop.release(id)
+        let handler = self.handler
+        self.handler = nil
+        let onDequeued = self.onDequeued
+        self.onDequeued = nil
+        let onClosed = self.onClosed
+        self.onClosed = nil
+        onClosed?()
+        handler?.connectionDidClose(self, error: error)
+        if dropped > 0 { onDequeued?(dropped) }
+    }
+}
+
+/// Turns off Nagle's algorithm: protocols on this transport write whole messages and want them sent at once.
+func setNoDelay(_ fd: Int32) {
+    var one: Int32 = 1
+    _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+}
+
+/// Copies the first `count` bytes of the read buffer into a new array with one memcpy.
+private func copyBytes(_ buffer: UnsafeMutableRawBufferPointer, count: Int) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
+        if let source = buffer.baseAddress, let destination = target.baseAddress {
+            UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: count)
+        }
+        initialized = count
+    }
+}

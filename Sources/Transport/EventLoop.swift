@@ -1,0 +1,271 @@
+import CEpoll
+import Glibc
+import Synchronization
+
+/// One thread running an epoll set, with eventfd wake-ups and timers.
+///
+/// Sockets (``Connection``, ``Listener``) belong to one loop and are touched only on its thread; their handler
+/// callbacks run there too. Other threads hand work to the loop with ``execute(_:)`` or ``submit(_:)``.
+/// The running thread keeps the loop alive: call ``shutdown()`` to stop it.
+public final class EventLoop: @unchecked Sendable {
+    // @unchecked Sendable: the state shared between threads is `shared` (a Mutex) and `loopThread` (an Atomic);
+    // `sources`, `timers`, `nextSourceID`, `running` and `readBuffer` are read and written only on the loop thread,
+    // which every entry point that touches them checks with `assertInEventLoop()` (`schedule(after:)` hops there
+    // with `execute` when called elsewhere). `thread` is written once in `init`, before
+    // the object is visible to any other thread, and read once in `shutdown()`.
+
+    /// The name given at creation, used for the thread name and in messages.
+    public let name: String
+
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let shared = Mutex(Shared())
+    private let loopThread = Atomic<UInt>(0)
+    private var thread: pthread_t = 0
+
+    private var sources: [UInt64: any EventSource] = [:]
+    private var nextSourceID: UInt64 = 1
+    private var timers = TimerHeap()
+    private var running = true
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    private struct Shared {
+        var tasks: [@Sendable () -> Void] = []
+        var acceptsWork = true
+        var joined = false
+    }
+
+    /// The epoll user-data value that marks the wake-up eventfd.
+    private static let wakeSourceID: UInt64 = 0
+
+    /// Creates the epoll set and starts the loop's thread.
+    /// - Parameter name: a short name for the thread (Linux shows the first 15 bytes).
+    /// - Throws: ``TransportError`` with code `.io` if the kernel refuses an epoll set, an eventfd or a thread.
+    public init(name: String) throws(TransportError) {
+        self.name = name
+        let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epollFD >= 0 else { throw .posix(errno, "creating an epoll set for", endpoint: "event loop \(name)") }
+        let wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wakeFD >= 0 else {
+            let error = errno
+            close(epollFD)
+            throw .posix(error, "creating an eventfd for", endpoint: "event loop \(name)")
+        }
+        self.epollFD = epollFD
+        self.wakeFD = wakeFD
+        var event = epoll_event()
+        event.events = EpollEvents.input
+        event.data.u64 = Self.wakeSourceID
+        epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
+
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            let loop = Unmanaged<EventLoop>.fromOpaque(context).takeRetainedValue()
+            loop.run()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<EventLoop>.fromOpaque(context).release()
+            close(wakeFD)
+            close(epollFD)
+            throw .posix(result, "starting the thread of", endpoint: "event loop \(name)")
+        }
+        self.thread = thread
+    }
+
+    deinit {
+        close(wakeFD)
+        close(epollFD)
+    }
+
+    /// True when called on this loop's thread.
+    public var inEventLoop: Bool {
+        pthread_equal(pthread_self(), loopThread.load(ordering: .acquiring)) != 0
+    }
+
+    /// Runs `work` on the loop thread, after the current event batch. Dropped if the loop has shut down.
+    public func execute(_ work: @escaping @Sendable () -> Void) {
+        _ = tryExecute(work)
+    }
+
+    /// Runs `work` on the loop thread and returns its result.
+    /// - Throws: what `work` throws, or ``TransportError`` `.closed` if the loop has shut down.
+    public func submit<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+            let accepted = tryExecute {
+                continuation.resume(with: Swift.Result { try work() })
+            }
+            if !accepted { continuation.resume(throwing: TransportError.loopShutDown) }
+        }
+    }
+
+    /// Runs `work` on the loop thread once `delay` has passed, unless cancelled first.
+    /// - Returns: a handle whose ``Scheduled/cancel()`` stops the work from running.
+    @discardableResult
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Scheduled {
+        let scheduled = Scheduled()
+        if inEventLoop {
+            timers.insert(deadline: .now + delay, scheduled: scheduled, work: work)
+        } else {
+            execute { self.timers.insert(deadline: .now + delay, scheduled: scheduled, work: work) }
+        }
+        return scheduled
+    }
+
+    /// Closes every connection and listener of this loop (their handlers see `.closed`), stops the thread and
+    /// waits for it to finish. Work submitted afterwards is dropped. Must not be called on the loop thread.
+    public func shutdown() {
+        precondition(!inEventLoop, "EventLoop.shutdown() called on its own thread; it would wait for itself")
+        let join = shared.withLock { shared -> Bool in
+            guard !shared.joined else { return false }
+            shared.joined = true
+            shared.acceptsWork = false
+            shared.tasks.append { [unowned self] in self.stop() }
+            return true
+        }
+        guard join else { return }
+        wake()
+        pthread_join(thread, nil)
+    }
+
+    // MARK: - Loop-thread API for sockets
+
+    func assertInEventLoop(_ function: StaticString = #function) {
+        precondition(inEventLoop, "\(function) must run on event loop \(name)")
+    }
+
+    /// Like ``execute(_:)`` but says whether the work was accepted.
+    func tryExecute(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let (accepted, wasEmpty) = shared.withLock { shared -> (Bool, Bool) in
+            guard shared.acceptsWork else { return (false, false) }
+            shared.tasks.append(work)
+            return (true, shared.tasks.count == 1)
+        }
+        if accepted && wasEmpty { wake() }
+        return accepted
+    }
+
+    /// Runs `work` on the loop thread once `delay` has passed, unless cancelled first. Because it must be called
+    /// on the loop thread, `work` may capture loop-thread objects (connections, protocol state machines): the
+    /// way for a protocol driver to get its timer events.
+    /// - Returns: a handle whose ``Scheduled/cancel()`` stops the work from running.
+    @discardableResult
+    public func scheduleOnLoop(after delay: Duration, _ work: @escaping () -> Void) -> Scheduled {
+        assertInEventLoop()
+        let scheduled = Scheduled()
+        timers.insert(deadline: .now + delay, scheduled: scheduled, work: work)
+        return scheduled
+    }
+
+    /// Makes the loop own `source` until ``release(_:)``: it is closed if the loop shuts down first.
+    /// Returns the id that names it in the other calls.
+    func adopt(_ source: any EventSource) -> UInt64 {
+        assertInEventLoop()
+        let id = nextSourceID
+        nextSourceID += 1
+        sources[id] = source
+        return id
+    }
+
+    /// Forgets an adopted source (after it closed).
+    func release(_ id: UInt64) {
+        assertInEventLoop()
+        sources[id] = nil
+    }
+
+    /// Adds an adopted source's descriptor to the epoll set.
+    func addDescriptor(_ fd: Int32, id: UInt64, events: UInt32) throws(TransportError) {
+        assertInEventLoop()
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = id
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else {
+            throw .posix(errno, "registering a socket with", endpoint: "event loop \(name)")
+        }
+    }
+
+    /// Changes the events a registered descriptor waits for.
+    func modifyDescriptor(_ fd: Int32, id: UInt64, events: UInt32) {
+        assertInEventLoop()
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = id
+        epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event)
+    }
+
+    /// Removes a descriptor from the epoll set (before it is closed).
+    func removeDescriptor(_ fd: Int32) {
+        assertInEventLoop()
+        epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+    }
+
+    /// Calls `body` with the loop's scratch buffer for socket reads. Not reentrant: copy the bytes out.
+    func withReadBuffer<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+        assertInEventLoop()
+        return readBuffer.withUnsafeMutableBytes(body)
+    }
+
+    // MARK: - The loop
+
+    private func wake() {
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeFD, &one, MemoryLayout<UInt64>.size)
+    }
+
+    private func stop() {
+        let all = sources.values
+        sources.removeAll()
+        for source in all { source.loopDidShutDown() }
+        running = false
+    }
+
+    private func run() {
+        loopThread.store(pthread_self(), ordering: .releasing)
+        let capacity = 128
+        var events = [epoll_event](repeating: epoll_event(), count: capacity)
+        while running {
+            let timeout = timers.nextDeadline.map { (ContinuousClock.now.duration(to: $0)).clampedMilliseconds } ?? -1
+            let count = events.withUnsafeMutableBufferPointer {
+                epoll_wait(epollFD, $0.baseAddress, Int32(capacity), timeout)
+            }
+            if count > 0 {
+                for index in 0..<Int(count) {
+                    let id = events[index].data.u64
+                    if id == Self.wakeSourceID {
+                        var value: UInt64 = 0
+                        _ = Glibc.read(wakeFD, &value, MemoryLayout<UInt64>.size)
+                    } else {
+                        // Looked up per event: an earlier event of this batch may have closed this source.
+                        sources[id]?.handleEvents(events[index].events)
+                    }
+                }
+            }
+            let now = ContinuousClock.now
+            while let work = timers.popExpired(now: now) { work() }
+            let tasks = shared.withLock { shared -> [@Sendable () -> Void] in
+                let tasks = shared.tasks
+                shared.tasks.removeAll(keepingCapacity: true)
+                return tasks
+            }
+            for task in tasks { task() }
+        }
+    }
+}
+
+/// Epoll event bits as `UInt32`, the type of `epoll_event.events`.
+enum EpollEvents {
+    static let input = UInt32(EPOLLIN.rawValue)
+    static let output = UInt32(EPOLLOUT.rawValue)
+    static let error = UInt32(EPOLLERR.rawValue)
+    static let hangUp = UInt32(EPOLLHUP.rawValue)
+}
+
+/// A file descriptor registered with an ``EventLoop``. Loop-thread only.
+protocol EventSource: AnyObject {
+    /// The descriptor is ready: `events` is the epoll bit set.
+    func handleEvents(_ events: UInt32)
+    /// The loop is shutting down: release the descriptor and tell whoever waits.
+    func loopDidShutDown()
+}

@@ -1,0 +1,139 @@
+import Synchronization
+import Testing
+@testable import Transport
+
+@Suite struct ConnectionTests {
+    /// Connects a loop-level client whose close is recorded in `log`.
+    private func connect(to port: Int, tls: TLSClientConfiguration? = nil, timeout: Duration = .seconds(5),
+                         log: CloseLog, on loop: EventLoop) async throws -> LoopBound<Connection> {
+        try await loop.submit {
+            let connection = Connection.connect(host: "127.0.0.1", port: port, tls: tls, timeout: timeout, on: loop,
+                                                handler: LoggingHandler(log: log))
+            return LoopBound(connection, loop: loop)
+        }
+    }
+
+    @Test func writeBeyondTheLimitThrowsAndKeepsTheConnection() async throws {
+        try await withLoop { loop in
+            let (port, _) = try await startListener(on: loop) { $0.handler = SilentHandler() }
+            let log = CloseLog()
+            let (connection, first, second, queued) = try await loop.submit {
+                let connection = Connection.connect(host: "127.0.0.1", port: port, tls: nil, timeout: .seconds(5),
+                                                    on: loop, handler: LoggingHandler(log: log))
+                connection.writeBufferLimit = 10
+                // Written before the connection opens (it is still resolving): the bytes wait in the queue.
+                let first = Result { () throws(TransportError) in try connection.write(Array(repeating: 1, count: 6)) }
+                let second = Result { () throws(TransportError) in try connection.write(Array(repeating: 2, count: 5)) }
+                return (LoopBound(connection, loop: loop), first, second, connection.queuedBytes)
+            }
+            #expect(throws: Never.self) { try first.get() }
+            let error = #expect(throws: TransportError.self) { try second.get() }
+            #expect(error?.code == .bufferLimitExceeded)
+            #expect(queued == 6)
+            try await loop.submit { connection.value.close() }
+            #expect(try await log.wait(for: 1).count == 1)
+        }
+    }
+
+    @Test func pausedReadingHoldsThePeerBackUntilResumed() async throws {
+        try await withLoop { loop in
+            let accepted = AcceptedConnections()
+            let counter = ByteCounter()
+            let (port, _) = try await startListener(on: loop) { connection in
+                connection.handler = counter
+                connection.pauseReading()
+                accepted.add(LoopBound(connection, loop: loop))
+            }
+            let client = try await AsyncConnection.connect(host: "127.0.0.1", port: port, timeout: .seconds(5),
+                                                           writeBufferLimit: 64 << 20, loop: loop)
+            let size = 32 << 20
+            try client.write([UInt8](repeating: 5, count: size))
+            try await Task.sleep(for: .milliseconds(200))
+            // The server reads nothing, so the kernel buffers fill and most of the 32 MB stays queued here.
+            #expect(client.queuedBytes > size / 2)
+            #expect(counter.total == 0)
+            let server = try #require(accepted.first)
+            try await loop.submit { server.value.resumeReading() }
+            try await client.waitForDrain(below: 1)
+            var total = 0
+            for _ in 0..<500 where total < size {
+                try await Task.sleep(for: .milliseconds(10))
+                total = counter.total
+            }
+            #expect(total == size)
+            await client.close()
+        }
+    }
+
+    @Test func idleTimeoutClosesASilentConnection() async throws {
+        try await withLoop { loop in
+            let log = CloseLog()
+            let (port, _) = try await startListener(on: loop) { connection in
+                connection.idleTimeout = .milliseconds(300)
+                connection.handler = LoggingHandler(log: log)
+            }
+            let start = ContinuousClock.now
+            let client = try await AsyncConnection.connect(host: "127.0.0.1", port: port, timeout: .seconds(5),
+                                                           loop: loop)
+            // The server's close reaches us as an orderly end of stream.
+            #expect(try await client.read() == nil)
+            #expect(start.duration(to: .now) >= .milliseconds(300))
+            let closes = try await log.wait(for: 1)
+            #expect(closes.count == 1)
+            #expect(closes.first??.code == .timeout)
+            #expect(closes.first??.description.contains("idle timeout") == true)
+        }
+    }
+
+    @Test func idleTimeoutSparesAConnectionThatTalks() async throws {
+        try await withLoop { loop in
+            let (port, _) = try await startListener(on: loop) { connection in
+                connection.idleTimeout = .milliseconds(500)
+                connection.handler = EchoHandler()
+            }
+            let client = try await AsyncConnection.connect(host: "127.0.0.1", port: port, timeout: .seconds(5),
+                                                           loop: loop)
+            // 12 × 60 ms outlasts the 500 ms idle timeout.
+            for _ in 0..<12 {
+                try await Task.sleep(for: .milliseconds(60))
+                try client.write([42])
+                #expect(try await client.read() == [42])
+            }
+            await client.close()
+        }
+    }
+
+    @Test func tlsHandshakeWithASilentServerTimesOut() async throws {
+        try await withLoop { loop in
+            // Accepts TCP but never speaks TLS.
+            let (port, _) = try await startListener(on: loop) { $0.handler = SilentHandler() }
+            let start = ContinuousClock.now
+            let error = await #expect(throws: TransportError.self) {
+                try await AsyncConnection.connect(host: "127.0.0.1", port: port,
+                                                  tls: TLSClientConfiguration(serverName: "127.0.0.1"),
+                                                  timeout: .milliseconds(400), loop: loop)
+            }
+            #expect(error?.code == .timeout)
+            #expect(error?.description.contains("TLS handshake with 127.0.0.1:\(port)") == true,
+                    "\(error?.description ?? "")")
+            #expect(start.duration(to: .now) < .seconds(2))
+        }
+    }
+
+    @Test func connectFailureReachesTheHandler() async throws {
+        try await withLoop { loop in
+            let port = try await freePort(on: loop)
+            let log = CloseLog()
+            _ = try await connect(to: port, log: log, on: loop)
+            let closes = try await log.wait(for: 1)
+            #expect(closes.first??.code == .connectionRefused)
+        }
+    }
+}
+
+/// Server-side connections handed out of `onAccept`, for a test to act on later through the loop.
+private final class AcceptedConnections: Sendable {
+    private let connections = Mutex<[LoopBound<Connection>]>([])
+    var first: LoopBound<Connection>? { connections.withLock { $0.first } }
+    func add(_ connection: LoopBound<Connection>) { connections.withLock { $0.append(connection) } }
+}

@@ -1,0 +1,76 @@
+import Synchronization
+import Testing
+@testable import Transport
+
+@Suite struct EventLoopTests {
+    @Test func submittedWorkRunsOnTheLoopThread() async throws {
+        try await withLoop { loop in
+            #expect(!loop.inEventLoop)
+            let onLoop = try await loop.submit { loop.inEventLoop }
+            #expect(onLoop)
+        }
+    }
+
+    @Test func timersFireInDeadlineOrderAndCancelledOnesDoNot() async throws {
+        try await withLoop { loop in
+            let fired = Mutex<[Int]>([])
+            loop.schedule(after: .milliseconds(60)) { fired.withLock { $0.append(3) } }
+            loop.schedule(after: .milliseconds(20)) { fired.withLock { $0.append(1) } }
+            let cancelled = loop.schedule(after: .milliseconds(30)) { fired.withLock { $0.append(99) } }
+            loop.schedule(after: .milliseconds(40)) { fired.withLock { $0.append(2) } }
+            cancelled.cancel()
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(fired.withLock { $0 } == [1, 2, 3])
+        }
+    }
+
+    @Test func loopTimersMayCaptureLoopThreadState() async throws {
+        try await withLoop { loop in
+            final class Ticks { var count = 0 }
+            let count: Int = try await withCheckedThrowingContinuation { continuation in
+                loop.execute {
+                    let ticks = Ticks()
+                    func tick() {
+                        ticks.count += 1
+                        if ticks.count == 3 {
+                            continuation.resume(returning: ticks.count)
+                        } else {
+                            loop.scheduleOnLoop(after: .milliseconds(5)) { tick() }
+                        }
+                    }
+                    loop.scheduleOnLoop(after: .milliseconds(5)) { tick() }
+                }
+            }
+            #expect(count == 3)
+        }
+    }
+
+    @Test func timerDoesNotFireEarly() async throws {
+        try await withLoop { loop in
+            let start = ContinuousClock.now
+            let elapsed: Duration = try await withCheckedThrowingContinuation { continuation in
+                loop.schedule(after: .milliseconds(80)) { continuation.resume(returning: start.duration(to: .now)) }
+            }
+            #expect(elapsed >= .milliseconds(80))
+        }
+    }
+
+    @Test func workAfterShutdownIsRefused() async throws {
+        let loop = try EventLoop(name: "stopped")
+        loop.shutdown()
+        let error = await #expect(throws: TransportError.self) { try await loop.submit { 1 } }
+        #expect(error?.code == .closed)
+    }
+
+    @Test func shutdownClosesOpenConnections() async throws {
+        let loop = try EventLoop(name: "closing")
+        let (port, _) = try await startListener(on: loop) { $0.handler = EchoHandler() }
+        let client = try await AsyncConnection.connect(host: "127.0.0.1", port: port, timeout: .seconds(5),
+                                                       loop: loop)
+        loop.shutdown()
+        let error = await #expect(throws: TransportError.self) { try await client.read() }
+        #expect(error?.code == .closed)
+        #expect(throws: TransportError.self) { try client.write([1]) }
+        await client.close()
+    }
+}
