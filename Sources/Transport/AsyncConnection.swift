@@ -34,18 +34,20 @@ public final class AsyncConnection: Sendable {
     /// - Throws: ``TransportError``: `.dnsFailure`, `.connectionRefused`, `.tlsFailure`, `.timeout`, `.closed`.
     public static func connect(host: String, port: Int, tls: TLSClientConfiguration? = nil, timeout: Duration,
                                writeBufferLimit: Int = 16 * 1024 * 1024, readBufferLimit: Int = 1024 * 1024,
-                               loop: EventLoop) async throws -> AsyncConnection {
+                               loop: EventLoop) async throws(TransportError) -> AsyncConnection {
         let core = AsyncConnectionCore(endpoint: endpointName(host: host, port: port), loop: loop,
                                        writeBufferLimit: writeBufferLimit, readBufferLimit: readBufferLimit)
-        return try await withCheckedThrowingContinuation { continuation in
-            let accepted = loop.tryExecute {
-                let bridge = AsyncConnectionBridge(core: core, opened: continuation)
-                let connection = Connection.connect(host: host, port: port, tls: tls, timeout: timeout, on: loop,
-                                                    handler: bridge)
-                connection.writeBufferLimit = writeBufferLimit
-                connection.onDequeued = { count in core.didDequeue(count) }
+        return try await transportErrors {
+            try await withCheckedThrowingContinuation { continuation in
+                let accepted = loop.tryExecute {
+                    let bridge = AsyncConnectionBridge(core: core, opened: continuation)
+                    let connection = Connection.connect(host: host, port: port, tls: tls, timeout: timeout,
+                                                        on: loop, handler: bridge)
+                    connection.writeBufferLimit = writeBufferLimit
+                    connection.onDequeued = { count in core.didDequeue(count) }
+                }
+                if !accepted { continuation.resume(throwing: TransportError.loopShutDown) }
             }
-            if !accepted { continuation.resume(throwing: TransportError.loopShutDown) }
         }
     }
 
@@ -80,9 +82,9 @@ public final class AsyncConnection: Sendable {
     /// The next bytes from the peer (everything buffered so far), or nil once the peer closed in an orderly way
     /// or ``close()`` was called. One reader at a time.
     /// - Throws: the ``TransportError`` that ended the connection (reset, TLS failure, idle timeout...).
-    public func read() async throws -> [UInt8]? {
-        let result: [UInt8]? = try await withCheckedThrowingContinuation { continuation in
-            core.read(continuation)
+    public func read() async throws(TransportError) -> [UInt8]? {
+        let result: [UInt8]? = try await transportErrors {
+            try await withCheckedThrowingContinuation { continuation in core.read(continuation) }
         }
         if core.takeResumeRequest() {
             let connection = self.connection
@@ -94,9 +96,11 @@ public final class AsyncConnection: Sendable {
     /// Returns once ``queuedBytes`` is below `threshold`.
     /// - Throws: the ``TransportError`` that closed the connection (queued bytes are then lost), or `.closed` if
     ///   it was closed in an orderly way with bytes still queued.
-    public func waitForDrain(below threshold: Int) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            core.waitForDrain(below: threshold, continuation)
+    public func waitForDrain(below threshold: Int) async throws(TransportError) {
+        try await transportErrors {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                core.waitForDrain(below: threshold, continuation)
+            }
         }
     }
 
@@ -115,6 +119,17 @@ public final class AsyncConnection: Sendable {
 
     fileprivate static func opened(core: AsyncConnectionCore, connection: Connection) -> AsyncConnection {
         AsyncConnection(core: core, connection: LoopBound(connection, loop: connection.loop))
+    }
+}
+
+/// Narrows the error of a checked continuation, which only ever carries a ``TransportError`` here.
+private func transportErrors<Result>(_ body: () async throws -> Result) async throws(TransportError) -> Result {
+    do {
+        return try await body()
+    } catch let error as TransportError {
+        throw error
+    } catch {
+        throw TransportError(.io, "unexpected error: \(error)")
     }
 }
 

@@ -6,6 +6,7 @@ import Synchronization
 ///
 /// Sockets (``Connection``, ``Listener``) belong to one loop and are touched only on its thread; their handler
 /// callbacks run there too. Other threads hand work to the loop with ``execute(_:)`` or ``submit(_:)``.
+/// The running thread keeps the loop alive: call ``shutdown()`` to stop it.
 public final class EventLoop: @unchecked Sendable {
     // @unchecked Sendable: the state shared between threads is `shared` (a Mutex) and `loopThread` (an Atomic);
     // `sources`, `timers`, `nextSourceID`, `running` and `readBuffer` are read and written only on the loop thread,
