@@ -27,6 +27,8 @@ public final class EncodeFrameConverter {
 
     /// Counters of the output pool.
     public var statistics: PoolStatistics { pool.statistics }
+    /// Intermediate frames allocated; grows only when the source's size or format changes, never per frame.
+    public private(set) var intermediateAllocations = 0
 
     /// Converts and scales `source` to I420 at the encode size, keeping its timestamp.
     /// - Returns: the frame, or nil when all output frames are still in use downstream (drop this frame).
@@ -57,6 +59,7 @@ public final class EncodeFrameConverter {
         if let frame = intermediate.take(), frame.layout == layout {
             return frame
         }
+        intermediateAllocations += 1
         return VideoFrame(layout: layout)
     }
 }

@@ -14,6 +14,13 @@ public final class LatestFrameSlot: Sendable {
         public var taken = 0
         /// Frames replaced by a newer one before being taken.
         public var dropped = 0
+
+        /// Creates counters.
+        public init(delivered: Int = 0, taken: Int = 0, dropped: Int = 0) {
+            self.delivered = delivered
+            self.taken = taken
+            self.dropped = dropped
+        }
     }
 
     private struct State {

@@ -30,6 +30,9 @@ public final class PiPCompositor {
         public var copied = 0
         /// Frames left untouched because they were not I420, the copy pool was exhausted, or libyuv failed.
         public var skipped = 0
+        /// Internal working buffers allocated (the picture and scratch frames); grows only when the geometry or the
+        /// camera's format changes, never per frame.
+        public var bufferAllocations = 0
     }
 
     /// What to draw and where. Changing the size, camera or corner radius takes effect with the next camera frame.
@@ -172,12 +175,12 @@ public final class PiPCompositor {
                                   insetPoints: configuration.insetPoints, displayScale: configuration.displayScale)
         let key = PictureKey(width: rect.width, height: rect.height, mirrored: configuration.camera.isMirrored)
         let pictureLayout = FrameLayout(format: .i420, width: rect.width, height: rect.height)
-        var output = Self.reuse(picture.take(), layout: pictureLayout)
+        var output = reuse(picture.take(), layout: pictureLayout)
         pictureKey = nil
         do {
             var scratch: VideoFrame?
             if camera.format != .i420 {
-                var converted = Self.reuse(cameraScratch.take(),
+                var converted = reuse(cameraScratch.take(),
                                            layout: FrameLayout(format: .i420, width: camera.width,
                                                                height: camera.height))
                 try FrameConverter.convert(camera, into: &converted)
@@ -185,7 +188,7 @@ public final class PiPCompositor {
             }
             let source = scratch ?? camera
             if key.mirrored {
-                var scaled = Self.reuse(mirrorScratch.take(), layout: pictureLayout)
+                var scaled = reuse(mirrorScratch.take(), layout: pictureLayout)
                 try FrameConverter.convert(source, into: &scaled, filter: configuration.filter)
                 try FrameConverter.mirror(scaled, into: &output)
                 mirrorScratch = consume scaled
@@ -227,10 +230,11 @@ public final class PiPCompositor {
     }
 
     /// `frame` if it has `layout`, else a new frame of that layout (only when the geometry changes).
-    private static func reuse(_ frame: VideoFrame?, layout: FrameLayout) -> VideoFrame {
+    private func reuse(_ frame: VideoFrame?, layout: FrameLayout) -> VideoFrame {
         if let frame, frame.layout == layout {
             return frame
         }
+        statistics.bufferAllocations += 1
         return VideoFrame(layout: layout)
     }
 }
