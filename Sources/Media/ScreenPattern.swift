@@ -56,16 +56,17 @@ public struct ScreenPattern: Sendable {
     public func render(frameIndex index: Int, into frame: inout VideoFrame) {
         precondition(frame.format == .bgra && frame.width == width && frame.height == height,
                      "ScreenPattern renders BGRA \(width)x\(height), not \(frame.layout)")
-        let rampStart = height * 3 / 4
+        let rampTop = height * 3 / 4
         frame.withUnsafeMutablePlanes { planes in
             let base = planes.baseAddress(ofPlane: 0)
             let stride = planes.stride(ofPlane: 0)
-            barsRow.withUnsafeBytes { bars in
-                rampRow.withUnsafeBytes { ramp in
+            barsRow.withUnsafeBufferPointer { bars in
+                rampRow.withUnsafeBufferPointer { ramp in
+                    // Both rows hold `width` (≥ 64) pixels, so their base addresses exist.
+                    guard let barsStart = bars.baseAddress, let rampStart = ramp.baseAddress else { return }
                     for row in 0..<height {
-                        let source = row < rampStart ? bars : ramp
-                        UnsafeMutableRawPointer(base + row * stride).copyMemory(from: source.baseAddress!,
-                                                                                byteCount: width * 4)
+                        UnsafeMutableRawPointer(base + row * stride).assumingMemoryBound(to: UInt32.self)
+                            .update(from: row < rampTop ? barsStart : rampStart, count: width)
                     }
                 }
             }

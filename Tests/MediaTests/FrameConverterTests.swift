@@ -70,7 +70,8 @@ import Media
         var scaledBGRA = VideoFrame(layout: FrameLayout(format: .bgra, width: toWidth, height: toHeight))
         try FrameConverter.convert(bgra, into: &scaledBGRA, filter: .bilinear)
         #expect(scaledBGRA.width == toWidth && scaledBGRA.height == toHeight)
-        let samples = [scaledBGRA.bgra(x: toWidth / 2, y: toHeight / 2), scaledBGRA.bgra(x: toWidth - 1, y: toHeight - 1)]
+        let samples = [scaledBGRA.bgra(x: toWidth / 2, y: toHeight / 2),
+                       scaledBGRA.bgra(x: toWidth - 1, y: toHeight - 1)]
         for pixel in samples {
             #expect(abs(Int(pixel.b) - 10) <= 2 && abs(Int(pixel.g) - 20) <= 2, "\(pixel)")
             #expect(abs(Int(pixel.r) - 30) <= 2 && abs(Int(pixel.a) - 255) <= 2, "\(pixel)")
