@@ -86,11 +86,13 @@ public struct FrameLayout: Sendable, Hashable, CustomStringConvertible {
 
     /// Number of rows in `plane`.
     public func rows(ofPlane plane: Int) -> Int {
-        plane == 0 ? height : (height + 1) / 2
+        precondition(plane >= 0 && plane < format.planeCount, "plane \(plane) does not exist in \(format)")
+        return plane == 0 ? height : (height + 1) / 2
     }
 
     /// Meaningful bytes in one row of `plane` (the rest of the stride is padding).
     public func rowBytes(ofPlane plane: Int) -> Int {
+        precondition(plane >= 0 && plane < format.planeCount, "plane \(plane) does not exist in \(format)")
         let chromaWidth = (width + 1) / 2
         switch (format, plane) {
         case (.bgra, _): return width * 4

@@ -42,4 +42,25 @@ import Media
         #expect(try converter.convert(screen) == nil)
         #expect(converter.statistics.exhaustions == 1)
     }
+
+    @Test(arguments: [(1920, 1080, 1280, 720), (1179, 2556, 720, 1562), (1280, 720, 1280, 720)])
+    func conversionTime(width: Int, height: Int, toWidth: Int, toHeight: Int) throws {
+        let pattern = ScreenPattern(width: width, height: height)
+        var screen = VideoFrame(layout: FrameLayout(format: .bgra, width: width, height: height))
+        pattern.render(frameIndex: 0, into: &screen)
+        let converter = EncodeFrameConverter(width: toWidth, height: toHeight, maxFrames: 1)
+        _ = try converter.convert(screen)  // warm-up: allocates the output and intermediate frames
+        let runs = 10
+        var converted = 0
+        let elapsed = try ContinuousClock().measure {
+            for _ in 0..<runs where try converter.convert(screen) != nil {
+                converted += 1
+            }
+        }
+        let perFrame = elapsed / runs
+        let microseconds = perFrame.components.seconds * 1_000_000 + perFrame.components.attoseconds / 1_000_000_000_000
+        print("BGRA \(width)x\(height) -> I420 \(toWidth)x\(toHeight): \(microseconds) µs per frame")
+        #expect(converted == runs)
+        #expect(perFrame < .milliseconds(30))
+    }
 }
