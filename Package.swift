@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
-        .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI"], swiftSettings: strict),
+        .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI", "stream"], swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI"],
                     swiftSettings: strict),

@@ -1,1 +1,0 @@
-public enum StreamCLIMain { public static func run(_ args: [String]) -> Int32 { 0 } }

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Where the Linux (and command-line) backends keep their files: `$XDG_CONFIG_HOME/stream`, or `~/.config/stream`.
+public struct XDGPaths: Sendable, Equatable {
+    /// The name of the application's directory inside the configuration home.
+    public static let applicationDirectoryName = "stream"
+
+    /// The directory holding the settings blob and the credentials file.
+    public let configDirectory: URL
+
+    /// Uses an explicit directory (tests, custom installs).
+    /// - Parameter configDirectory: the directory that holds Stream's files (not the XDG base).
+    public init(configDirectory: URL) {
+        self.configDirectory = configDirectory
+    }
+
+    /// Resolves the directory from an environment, following the XDG Base Directory rules.
+    ///
+    /// `XDG_CONFIG_HOME` is used when it is an absolute path; an empty or relative value is ignored, as the
+    /// specification requires. Otherwise `$HOME/.config` is used.
+    /// - Parameter environment: the process environment (injectable for tests).
+    /// - Throws: `StreamCoreError` (`.noConfigDirectory`) when neither variable gives an absolute path.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let base: String
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            base = home + "/.config"
+        } else {
+            throw StreamCoreError(.noConfigDirectory, "cannot find a configuration directory: "
+                                    + "set XDG_CONFIG_HOME or HOME to an absolute path")
+        }
+        self.configDirectory = URL(fileURLWithPath: base, isDirectory: true)
+            .appendingPathComponent(Self.applicationDirectoryName, isDirectory: true)
+    }
+
+    /// The path of a file inside the configuration directory.
+    /// - Parameter name: a plain file name (no slashes).
+    public func file(_ name: String) -> URL {
+        configDirectory.appendingPathComponent(name, isDirectory: false)
+    }
+}
