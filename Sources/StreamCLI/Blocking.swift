@@ -28,7 +28,8 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) 
 /// flush, close the recording). A second Ctrl-C while stopping still exits at once.
 final class InterruptSignal: Sendable {
     private let state = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
-    private let sources: Mutex<[any DispatchSourceSignal]> = Mutex([])
+    // Safe: set once in init, then only cancelled in deinit; dispatch sources are thread-safe objects.
+    nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
 
     init() {
         var made: [any DispatchSourceSignal] = []
@@ -39,7 +40,7 @@ final class InterruptSignal: Sendable {
             source.resume()
             made.append(source)
         }
-        sources.withLock { $0 = made }
+        sources = made
     }
 
     /// Whether a signal arrived.
@@ -68,7 +69,7 @@ final class InterruptSignal: Sendable {
     }
 
     deinit {
-        sources.withLock { list in list.forEach { $0.cancel() } }
+        sources.forEach { $0.cancel() }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
     }
