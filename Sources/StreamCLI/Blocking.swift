@@ -32,15 +32,14 @@ final class InterruptSignal: Sendable {
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
 
     init() {
-        var made: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
+        sources = [SIGINT, SIGTERM].map { signalNumber in
             signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            return DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+        }
+        for source in sources {
             source.setEventHandler { [weak self] in self?.fire() }
             source.resume()
-            made.append(source)
         }
-        sources = made
     }
 
     /// Whether a signal arrived.
