@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "IngestServer", targets: ["IngestServer"]),
         .library(name: "Media", targets: ["Media"]),
         .library(name: "Encoders", targets: ["Encoders"]),
+        .library(name: "Broadcast", targets: ["Broadcast"]),
         .executable(name: "stream", targets: ["stream"]),
     ],
     targets: [
@@ -70,10 +71,18 @@ let package = Package(
         .target(name: "IngestServer", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"],
                 swiftSettings: strict),
 
+        // The live session: capture → composite → encode → publish, with backpressure, reconnect and stats.
+        .target(name: "Broadcast",
+                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher"],
+                swiftSettings: strict),
+
         // The command-line tool: a tested library and a one-file executable.
-        .target(name: "StreamCLI", dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV"],
+        .target(name: "StreamCLI", dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV", "Broadcast"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
+
+        // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"], swiftSettings: strict),
         .testTarget(name: "ByteIOTests", dependencies: ["ByteIO"], swiftSettings: strict),
@@ -83,9 +92,12 @@ let package = Package(
         .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
+        .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "IngestServer", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI", "stream"], swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
-                    dependencies: ["StreamCore", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI"],
+                    dependencies: ["StreamCore", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI",
+                                   "TestSupport"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

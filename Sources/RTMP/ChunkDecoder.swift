@@ -18,8 +18,6 @@ public struct ChunkDecoder: Sendable {
         /// Whether that header carried an extended timestamp, and its value.
         var extended = false
         var extendedValue: UInt32 = 0
-        /// The payload received so far of a message in progress.
-        var partial: [UInt8]? = nil
     }
 
     /// The limits in force.
@@ -27,6 +25,9 @@ public struct ChunkDecoder: Sendable {
     private var buffer: [UInt8] = []
     private var readIndex = 0
     private var streams: [UInt32: ChunkStream] = [:]
+    /// The payload received so far of messages in progress, by chunk stream. Kept apart from the headers so that
+    /// appending a chunk never copies the bytes already received.
+    private var partials: [UInt32: [UInt8]] = [:]
     private var bufferedPayloadBytes = 0
     /// The incoming chunk size (RTMP §5.4.1: 128 until the peer sends Set Chunk Size).
     public private(set) var chunkSize: UInt32 = ChunkEncoder.defaultChunkSize
@@ -93,6 +94,9 @@ public struct ChunkDecoder: Sendable {
             }
         }
         var stream = known ?? ChunkStream()
+        // Bytes already received of a message on this chunk stream; a fmt 0/1/2 header in the middle of a message
+        // means the peer gave up on it without an Abort, and it is dropped when this chunk is committed.
+        var received = partials[csid]?.count
 
         // RTMP §5.3.1.2 message header.
         var timestampField: UInt32 = 0
@@ -116,11 +120,7 @@ public struct ChunkDecoder: Sendable {
                 timestampField = value
                 stream.extendedValue = value
             }
-            if stream.partial != nil {
-                // A new header in the middle of a message: the peer gave up on it without an Abort. Drop it.
-                bufferedPayloadBytes -= stream.partial?.count ?? 0
-                stream.partial = nil
-            }
+            received = nil
             if fmt == 0 {
                 stream.timestamp = timestampField
             } else {
@@ -136,47 +136,43 @@ public struct ChunkDecoder: Sendable {
                     reader.skip(4)
                 }
             }
-            if stream.partial == nil {
+            if received == nil {
                 stream.timestamp = stream.timestamp &+ stream.lastDelta
             }
         }
 
-        let startsMessage = stream.partial == nil
+        let startsMessage = received == nil
         if startsMessage {
             guard stream.length <= limits.maximumMessageLength else {
                 throw RTMPError.messageTooLarge(UInt32(stream.length), limit: limits.maximumMessageLength)
             }
         }
-        let received = stream.partial?.count ?? 0
-        let chunkLength = min(Int(chunkSize), stream.length - received)
+        let alreadyReceived = received ?? 0
+        let chunkLength = min(Int(chunkSize), stream.length - alreadyReceived)
         guard let payload = reader.readSlice(chunkLength) else { return nil }
 
         // The chunk is complete: commit.
-        if startsMessage {
-            let inProgress = streams.values.count { $0.partial != nil }
-            if chunkLength < stream.length && inProgress >= limits.maximumChunkStreamsInProgress {
-                throw RTMPError.resourceLimitExceeded(
-                    "more than \(limits.maximumChunkStreamsInProgress) chunk streams with messages in progress")
-            }
+        if startsMessage, let dropped = partials.removeValue(forKey: csid) {
+            bufferedPayloadBytes -= dropped.count
         }
-        if chunkLength == stream.length - received {
-            var body = stream.partial ?? []
+        streams[csid] = stream
+        if chunkLength == stream.length - alreadyReceived {
+            var body = partials.removeValue(forKey: csid) ?? []
+            bufferedPayloadBytes -= body.count
             body.append(contentsOf: payload)
-            bufferedPayloadBytes -= received
-            stream.partial = nil
-            streams[csid] = stream
             let message = RTMPMessage(chunkStreamID: csid, timestamp: stream.timestamp, typeID: stream.typeID,
                                       streamID: stream.streamID, payload: body)
             return (message, reader.readerIndex)
         }
+        if startsMessage && partials.count >= limits.maximumChunkStreamsInProgress {
+            throw RTMPError.resourceLimitExceeded(
+                "more than \(limits.maximumChunkStreamsInProgress) chunk streams with messages in progress")
+        }
         guard bufferedPayloadBytes + chunkLength <= limits.maximumBufferedBytes else {
             throw RTMPError.resourceLimitExceeded("more than \(limits.maximumBufferedBytes) bytes of partial messages")
         }
-        var partial = stream.partial ?? []
-        partial.append(contentsOf: payload)
+        partials[csid, default: []].append(contentsOf: payload)
         bufferedPayloadBytes += chunkLength
-        stream.partial = partial
-        streams[csid] = stream
         return (nil, reader.readerIndex)
     }
 
@@ -192,9 +188,8 @@ public struct ChunkDecoder: Sendable {
             chunkSize = size
         case .abort:
             guard case .abort(let csid) = try ProtocolControlMessage(message) else { return }
-            if let count = streams[csid]?.partial?.count {
-                bufferedPayloadBytes -= count
-                streams[csid]?.partial = nil
+            if let dropped = partials.removeValue(forKey: csid) {
+                bufferedPayloadBytes -= dropped.count
             }
         default:
             break

@@ -180,6 +180,26 @@ public struct PublisherSession: Sendable {
         return alreadyClosed ? [] : flush(into: []) + [.closed]
     }
 
+    /// The transport reported end of stream or an error: the server went away.
+    /// - Returns: `.failed` with a hint for the phase it happened in, or nothing after `stop()` or a failure.
+    public mutating func connectionClosed() -> [Action] {
+        let why: String
+        switch state {
+        case .closed:
+            return []
+        case .idle, .handshaking:
+            why = "the server closed the connection during the handshake — is this an RTMP server"
+                + " (rtmps:// needs TLS)?"
+        case .connecting:
+            why = "the server closed the connection after connect — check the application name in the URL"
+        case .creatingStream, .startingPublish:
+            why = "the server closed the connection before the publish started — check the stream key"
+        case .publishing:
+            why = "the server closed the connection while publishing"
+        }
+        return fail(.closed(why))
+    }
+
     // MARK: - Messages
 
     private mutating func handle(_ message: RTMPMessage, actions: inout [Action]) throws(RTMPError) {

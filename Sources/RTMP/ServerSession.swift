@@ -194,6 +194,24 @@ public struct ServerSession: Sendable {
         return flush([])
     }
 
+    /// The transport reported end of stream or an error: the client went away.
+    /// - Returns: `.publishStopped`/`.playStopped` for the streams that were active, so the driver can clean up.
+    public mutating func connectionClosed() -> [Action] {
+        defer { state = .closed }
+        switch state {
+        case .connected(let connected):
+            return connected.streams.sorted { $0.key < $1.key }.compactMap { id, role in
+                switch role {
+                case .publishing: .publishStopped(streamID: id)
+                case .playing: .playStopped(streamID: id)
+                case .created, .authorizing: nil
+                }
+            }
+        case .handshaking, .awaitingConnect, .closed:
+            return []
+        }
+    }
+
     private func isPlaying(_ streamID: UInt32) -> Bool {
         switch state {
         case .connected(let connected): connected.streams[streamID] == .playing
@@ -274,7 +292,8 @@ public struct ServerSession: Sendable {
         case "publish":
             let name = command.arguments.first?.stringValue ?? ""
             let role = connected.streams[streamID]
-            let roomForStream = role == .created || (role == nil && connected.streams.count < ServerSession.maximumStreams)
+            let hasRoom = connected.streams.count < ServerSession.maximumStreams
+            let roomForStream = role == .created || (role == nil && hasRoom)
             guard streamID != 0, connected.pendingPublish == nil, roomForStream else {
                 sendStatus(StatusInfo(level: "error", code: "NetStream.Publish.BadConnection",
                                       description: "Already publishing or stream not created"), streamID: streamID)

@@ -1,3 +1,4 @@
+import CEpoll
 import Glibc
 import Synchronization
 

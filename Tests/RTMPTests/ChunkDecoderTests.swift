@@ -202,6 +202,16 @@ struct ChunkDecoderTests {
         }
     }
 
+    @Test func largeMessageInSmallChunks() throws {
+        // 1 MiB in 128-byte chunks: 8192 chunks. Appending a chunk must not copy what was received before
+        // (that would be quadratic, a cheap way for a peer to burn our CPU).
+        var encoder = ChunkEncoder()
+        let big = RTMPMessage(chunkStreamID: 6, timestamp: 0, type: .video, streamID: 1,
+                              payload: pseudoRandomBytes(1 << 20, seed: 9))
+        var decoder = ChunkDecoder()
+        #expect(try decodeAll([encoder.encode(big)], decoder: &decoder) == [big])
+    }
+
     // MARK: - Limits and malformed input
 
     private func expectError(_ bytes: [UInt8], limits: ChunkDecoderLimits = .default, _ code: RTMPError.Code) {

@@ -192,4 +192,32 @@ struct PublisherSessionTests {
         #expect(error.code == .unsupportedVersion)
         #expect(publisher.bytesReceived([1, 2, 3]) == [])
     }
+
+    @Test func serverGoingAwayIsATypedFailureOnBothSides() throws {
+        var pair = SessionPair()
+        try pair.start()
+        pair.serverEvents.removeAll()
+        let failure = pair.publisher.connectionClosed()
+        guard case .failed(let error) = failure.first else {
+            Issue.record("expected a failure, got \(failure)")
+            return
+        }
+        #expect(error.code == .closed)
+        #expect(pair.publisher.connectionClosed() == [])
+        #expect(pair.server.connectionClosed() == [.publishStopped(streamID: 1)])
+        #expect(pair.server.connectionClosed() == [])
+    }
+
+    @Test func closeDuringConnectHintsAtTheApplication() {
+        var publisher = PublisherSession(configuration: .init(app: "nope", tcUrl: "rtmp://h/nope", streamKey: "k"))
+        _ = publisher.start(random: pseudoRandomBytes(1528, seed: 2))
+        var handshake = ServerHandshake(time: 0, random: pseudoRandomBytes(1528, seed: 1))
+        let reply = (try? handshake.receive([0x03] + [UInt8](repeating: 0, count: 1536)).reply) ?? []
+        _ = publisher.bytesReceived(reply)
+        guard case .failed(let error) = publisher.connectionClosed().first else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.description.contains("application name"))
+    }
 }

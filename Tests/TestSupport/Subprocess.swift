@@ -1,20 +1,20 @@
 import Foundation
 
 /// Runs real programs (nginx, ffmpeg, ffprobe, openssl) for the integration tests.
-struct Subprocess {
+public struct Subprocess {
     /// What a finished program left behind.
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    public struct Result {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// Runs a program to completion, killing it after `timeout` seconds.
-    static func run(
+    public static func run(
         _ executable: String, _ arguments: [String], timeout: TimeInterval = 60,
         environment: [String: String]? = nil, stdin: Data? = nil
     ) throws -> Result {
@@ -57,7 +57,7 @@ struct Subprocess {
     }
 
     /// Finds an executable on PATH (or the usual sbin directories, where nginx lives).
-    static func resolve(_ name: String) throws -> String {
+    public static func resolve(_ name: String) throws -> String {
         if name.hasPrefix("/") { return name }
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "") + ":/usr/sbin:/sbin:/usr/bin:/bin"
         for directory in path.split(separator: ":") {
@@ -86,25 +86,25 @@ private final class OutputCollector: @unchecked Sendable {
 }
 
 /// A temporary directory removed when the value is released.
-final class TemporaryDirectory: @unchecked Sendable {
+public final class TemporaryDirectory: @unchecked Sendable {
     // Safe: `path` is immutable after init.
-    let path: String
+    public let path: String
 
-    init(_ prefix: String = "stream-test") throws {
+    public init(_ prefix: String = "stream-test") throws {
         let base = FileManager.default.temporaryDirectory.path
         var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw Subprocess.Failure(description: "mkdtemp failed") }
         path = String(cString: made)
     }
 
-    func file(_ name: String) -> String { "\(path)/\(name)" }
+    public func file(_ name: String) -> String { "\(path)/\(name)" }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// Ports for servers under test: the kernel picks a free one, which is released for the server to bind.
-enum FreePort {
-    static func next() throws -> Int {
+public enum FreePort {
+    public static func next() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Subprocess.Failure(description: "socket() failed") }
         defer { close(fd) }
@@ -123,7 +123,7 @@ enum FreePort {
     }
 
     /// Waits until something accepts TCP connections on 127.0.0.1:port.
-    static func waitUntilListening(_ port: Int, timeout: TimeInterval = 10) throws {
+    public static func waitUntilListening(_ port: Int, timeout: TimeInterval = 10) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

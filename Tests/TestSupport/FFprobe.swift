@@ -1,26 +1,26 @@
 import Foundation
 
 /// What ffprobe says about a media file.
-struct ProbeReport {
-    struct Stream {
-        var codecType: String
-        var codecName: String
-        var width: Int?
-        var height: Int?
-        var sampleRate: Int?
-        var frameCount: Int?
-        var averageFrameRate: Double?
+public struct ProbeReport {
+    public struct Stream {
+        public var codecType: String
+        public var codecName: String
+        public var width: Int?
+        public var height: Int?
+        public var sampleRate: Int?
+        public var frameCount: Int?
+        public var averageFrameRate: Double?
     }
 
-    var streams: [Stream]
-    var durationSeconds: Double?
-    var bitRate: Int?
+    public var streams: [Stream]
+    public var durationSeconds: Double?
+    public var bitRate: Int?
 
-    var video: Stream? { streams.first { $0.codecType == "video" } }
-    var audio: Stream? { streams.first { $0.codecType == "audio" } }
+    public var video: Stream? { streams.first { $0.codecType == "video" } }
+    public var audio: Stream? { streams.first { $0.codecType == "audio" } }
 
     /// Probes a file, counting frames by decoding them.
-    static func probe(_ path: String) throws -> ProbeReport {
+    public static func probe(_ path: String) throws -> ProbeReport {
         let result = try Subprocess.run("ffprobe", [
             "-v", "error", "-count_frames", "-show_streams", "-show_format", "-of", "json", path,
         ])
@@ -48,7 +48,7 @@ struct ProbeReport {
     }
 
     /// Packet timestamps (pts, in seconds) of one stream ("v:0" or "a:0"), in file order.
-    static func packetTimes(_ path: String, stream: String) throws -> [Double] {
+    public static func packetTimes(_ path: String, stream: String) throws -> [Double] {
         let result = try Subprocess.run("ffprobe", [
             "-v", "error", "-select_streams", stream, "-show_entries", "packet=pts_time", "-of", "csv=p=0", path,
         ])
@@ -57,7 +57,7 @@ struct ProbeReport {
     }
 
     /// Decodes the whole file and returns what the decoder complained about (empty when it decodes cleanly).
-    static func decodeErrors(_ path: String) throws -> String {
+    public static func decodeErrors(_ path: String) throws -> String {
         let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"], timeout: 120)
         return result.status == 0 ? result.stderr : "ffmpeg exited \(result.status): \(result.stderr)"
     }
@@ -70,9 +70,9 @@ struct ProbeReport {
 }
 
 /// Media made by ffmpeg at test time, so no binary fixture lives in the repository.
-enum MediaFixture {
+public enum MediaFixture {
     /// An FLV with H.264 (testsrc2, keyframe every `gop` frames) and AAC (a 1 kHz sine at 48 kHz).
-    static func makeFLV(in directory: TemporaryDirectory, seconds: Int = 3, size: String = "640x360",
+    public static func makeFLV(in directory: TemporaryDirectory, seconds: Int = 3, size: String = "640x360",
                         fps: Int = 30, gop: Int = 60) throws -> String {
         let output = directory.file("fixture-\(size)-\(seconds)s.flv")
         let result = try Subprocess.run("ffmpeg", [

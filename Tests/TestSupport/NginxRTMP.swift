@@ -4,16 +4,16 @@ import Foundation
 ///
 /// It records every publish of application `live` to `recordDirectory`; with `tls`, nginx's stream module
 /// terminates TLS on `tlsPort` in front of the RTMP port (nginx-rtmp itself has no TLS).
-final class NginxRTMP: @unchecked Sendable {
+public final class NginxRTMP: @unchecked Sendable {
     // Safe: all stored properties are immutable after init; Process is only touched from `stop()`.
-    let directory: TemporaryDirectory
-    let port: Int
-    let tlsPort: Int?
-    let certificate: TestCertificate?
-    let recordDirectory: String
+    public let directory: TemporaryDirectory
+    public let port: Int
+    public let tlsPort: Int?
+    public let certificate: TestCertificate?
+    public let recordDirectory: String
     private let process: Process
 
-    init(tls: Bool = false) throws {
+    public init(tls: Bool = false) throws {
         directory = try TemporaryDirectory("nginx-rtmp")
         port = try FreePort.next()
         recordDirectory = directory.file("recordings")
@@ -81,24 +81,24 @@ final class NginxRTMP: @unchecked Sendable {
     }
 
     /// The RTMP URL of application `live` (without a stream key).
-    var rtmpURL: String { "rtmp://127.0.0.1:\(port)/live" }
+    public var rtmpURL: String { "rtmp://127.0.0.1:\(port)/live" }
 
     /// The RTMPS URL of application `live`, through the TLS front.
-    var rtmpsURL: String? { tlsPort.map { "rtmps://127.0.0.1:\($0)/live" } }
+    public var rtmpsURL: String? { tlsPort.map { "rtmps://127.0.0.1:\($0)/live" } }
 
     /// nginx's error log, for failure messages.
-    var errorLog: String {
+    public var errorLog: String {
         (try? String(contentsOfFile: directory.file("error.log"), encoding: .utf8)) ?? "(no error log)"
     }
 
     /// The FLV files nginx has recorded so far, oldest first.
-    func recordings() -> [String] {
+    public func recordings() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: recordDirectory)) ?? []
         return names.filter { $0.hasSuffix(".flv") }.sorted().map { "\(recordDirectory)/\($0)" }
     }
 
     /// Stops nginx gracefully (SIGQUIT lets it finish recordings), then forcibly.
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGQUIT)
         let deadline = Date().addingTimeInterval(5)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The harness itself, against ffmpeg as an independent publisher: if this fails, nothing else here can pass.

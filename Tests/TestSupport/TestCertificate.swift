@@ -1,12 +1,12 @@
 import Foundation
 
 /// A self-signed certificate for 127.0.0.1 made with the openssl CLI, acting as its own CA.
-struct TestCertificate {
-    let certificateFile: String
-    let keyFile: String
+public struct TestCertificate {
+    public let certificateFile: String
+    public let keyFile: String
 
     /// Makes a certificate whose subjectAltName is `subjectAltName` (e.g. "IP:127.0.0.1" or "DNS:example.test").
-    static func make(in directory: TemporaryDirectory, name: String = "server",
+    public static func make(in directory: TemporaryDirectory, name: String = "server",
                      subjectAltName: String = "IP:127.0.0.1") throws -> TestCertificate {
         let certificate = directory.file("\(name)-cert.pem")
         let key = directory.file("\(name)-key.pem")

@@ -1,0 +1,98 @@
+/// A deterministic moving "screen" in BGRA: colour bars over a grey ramp, a box sliding left to right, and the frame
+/// number drawn as 16 black/white blocks (most significant bit first) that survive scaling and encoding.
+///
+/// ``readFrameNumber(from:)`` reads the number back from a frame at any size (BGRA, I420 or NV12), so a test at the
+/// far end of a pipeline can tell which frame it got.
+public struct ScreenPattern: Sendable {
+    /// Width of the rendered frames.
+    public let width: Int
+    /// Height of the rendered frames.
+    public let height: Int
+    /// Side of one frame-number block, in pixels.
+    public let blockSize: Int
+    /// Bits of the frame number drawn (the number is shown modulo 2^16).
+    public static let frameNumberBits = 16
+
+    /// The eight bars, left to right: white, yellow, cyan, green, magenta, red, blue, black (75 % intensity).
+    public static let barColors: [BGRAColor] = [
+        BGRAColor(b: 191, g: 191, r: 191), BGRAColor(b: 0, g: 191, r: 191), BGRAColor(b: 191, g: 191, r: 0),
+        BGRAColor(b: 0, g: 191, r: 0), BGRAColor(b: 191, g: 0, r: 191), BGRAColor(b: 0, g: 0, r: 191),
+        BGRAColor(b: 191, g: 0, r: 0), BGRAColor(b: 0, g: 0, r: 0),
+    ]
+    /// The sliding box's colour (orange).
+    public static let boxColor = BGRAColor(b: 0, g: 128, r: 255)
+
+    private let barsRow: [UInt32]
+    private let rampRow: [UInt32]
+
+    /// Prepares a pattern of `width` × `height` (e.g. 1920×1080, or an iPhone's 1179×2556).
+    /// - Precondition: at least 64×64 pixels.
+    public init(width: Int, height: Int) {
+        precondition(width >= 64 && height >= 64, "the screen pattern needs at least 64x64 pixels")
+        self.width = width
+        self.height = height
+        blockSize = max(4, min(width / (Self.frameNumberBits + 2), height / 8) / 2 * 2)
+        barsRow = (0..<width).map { x in Self.barColors[x * Self.barColors.count / width].word }
+        rampRow = (0..<width).map { x in
+            let level = UInt8(x * 255 / max(width - 1, 1))
+            return BGRAColor(b: level, g: level, r: level).word
+        }
+    }
+
+    /// Where the box is in frame `index`: it moves 8 pixels per frame and wraps.
+    public func boxRect(frameIndex index: Int) -> PiPRect {
+        let side = max(16, height / 8)
+        let travel = max(width - side, 1)
+        return PiPRect(x: (index &* 8) % travel, y: (height - side) / 2, width: side, height: side)
+    }
+
+    /// The rectangle of frame-number bit `bit` (0 = most significant), in pattern pixels.
+    public func blockRect(bit: Int) -> PiPRect {
+        PiPRect(x: blockSize * (1 + bit), y: blockSize, width: blockSize, height: blockSize)
+    }
+
+    /// Draws frame `index` into `frame`.
+    /// - Precondition: `frame` is BGRA at this pattern's size and uniquely referenced.
+    public func render(frameIndex index: Int, into frame: inout VideoFrame) {
+        precondition(frame.format == .bgra && frame.width == width && frame.height == height,
+                     "ScreenPattern renders BGRA \(width)x\(height), not \(frame.layout)")
+        let rampTop = height * 3 / 4
+        frame.withUnsafeMutablePlanes { planes in
+            let base = planes.baseAddress(ofPlane: 0)
+            let stride = planes.stride(ofPlane: 0)
+            barsRow.withUnsafeBufferPointer { bars in
+                rampRow.withUnsafeBufferPointer { ramp in
+                    // Both rows hold `width` (≥ 64) pixels, so their base addresses exist.
+                    guard let barsStart = bars.baseAddress, let rampStart = ramp.baseAddress else { return }
+                    for row in 0..<height {
+                        UnsafeMutableRawPointer(base + row * stride).assumingMemoryBound(to: UInt32.self)
+                            .update(from: row < rampTop ? barsStart : rampStart, count: width)
+                    }
+                }
+            }
+            let box = boxRect(frameIndex: index)
+            planes.fillRect(x: box.x, y: box.y, width: box.width, height: box.height, color: Self.boxColor)
+            let number = index & (1 << Self.frameNumberBits - 1)
+            for bit in 0..<Self.frameNumberBits {
+                let isSet = number >> (Self.frameNumberBits - 1 - bit) & 1 == 1
+                let rect = blockRect(bit: bit)
+                let color = isSet ? BGRAColor(b: 255, g: 255, r: 255) : BGRAColor(b: 0, g: 0, r: 0)
+                planes.fillRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height, color: color)
+            }
+        }
+    }
+
+    /// Reads the frame number (modulo 2^16) from a rendering of this pattern, possibly scaled to another size and
+    /// converted to I420 or NV12, by sampling the middle of each block.
+    public func readFrameNumber(from frame: VideoFrame) -> Int {
+        var number = 0
+        for bit in 0..<Self.frameNumberBits {
+            let rect = blockRect(bit: bit)
+            let x = (rect.x + rect.width / 2) * frame.width / width
+            let y = (rect.y + rect.height / 2) * frame.height / height
+            let brightness = frame.format == .bgra ? Int(frame.bgra(x: x, y: y).g) : Int(frame.yuv(x: x, y: y).y)
+            number = number << 1 | (brightness > 128 ? 1 : 0)
+        }
+        return number
+    }
+}

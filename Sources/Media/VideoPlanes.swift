@@ -1,0 +1,21 @@
+/// Read-only pointers to a frame's planes, valid inside `VideoFrame.withUnsafePlanes`.
+public struct VideoPlanes {
+    /// The frame's layout.
+    public let layout: FrameLayout
+    private let base: UnsafeRawPointer
+
+    init(base: UnsafeRawPointer, layout: FrameLayout) {
+        self.base = base
+        self.layout = layout
+    }
+
+    /// The first byte of `plane` (0: Y or BGRA, 1: U or interleaved UV, 2: V).
+    public func baseAddress(ofPlane plane: Int) -> UnsafePointer<UInt8> {
+        (base + layout.offset(ofPlane: plane)).assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// Bytes between rows of `plane`.
+    public func stride(ofPlane plane: Int) -> Int {
+        layout.stride(ofPlane: plane)
+    }
+}

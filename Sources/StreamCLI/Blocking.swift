@@ -1,0 +1,75 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Bridges the synchronous `Command.run` to async code: runs `body` in a task and blocks the calling thread
+/// until it finishes. Commands are run from the main thread of a command-line process, which has nothing else
+/// to do meanwhile.
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let result = Mutex<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        let outcome: Result<T, any Error>
+        do {
+            outcome = .success(try await body())
+        } catch {
+            outcome = .failure(error)
+        }
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+    done.wait()
+    return try result.withLock { $0! }.get()
+}
+
+/// Ctrl-C (SIGINT) and SIGTERM, turned into an async event a long-running command can wait for.
+///
+/// While it exists, the signals no longer kill the process: the command ends cleanly instead (unpublish,
+/// flush, close the recording). A second Ctrl-C while stopping still exits at once.
+final class InterruptSignal: Sendable {
+    private let state = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+    // Safe: set once in init, then only cancelled in deinit; dispatch sources are thread-safe objects.
+    nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
+
+    init() {
+        sources = [SIGINT, SIGTERM].map { signalNumber in
+            signal(signalNumber, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+        }
+        for source in sources {
+            source.setEventHandler { [weak self] in self?.fire() }
+            source.resume()
+        }
+    }
+
+    /// Whether a signal arrived.
+    var hasFired: Bool { state.withLock { $0.count > 0 } }
+
+    /// Returns once SIGINT or SIGTERM arrives (at once if one already did).
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { value -> Bool in
+                if value.count > 0 { return true }
+                value.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    private func fire() {
+        let waiters = state.withLock { value -> [CheckedContinuation<Void, Never>] in
+            value.count += 1
+            if value.count > 1 { exit(130) }
+            defer { value.waiters = [] }
+            return value.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    deinit {
+        sources.forEach { $0.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
