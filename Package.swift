@@ -94,10 +94,10 @@ let package = Package(
         .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
         .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "IngestServer", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI", "stream"], swiftSettings: strict),
+        .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI", "stream", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI",
-                                   "TestSupport"],
+                                   "TestSupport", "stream"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `stream` executable as a subprocess, with XDG_CONFIG_HOME set to a temporary directory.
@@ -9,22 +10,7 @@ import Testing
 /// `STREAM_EXECUTABLE` to test another binary.
 @Suite struct StreamExecutableTests {
     static func executableURL() throws -> URL {
-        if let override = ProcessInfo.processInfo.environment["STREAM_EXECUTABLE"] {
-            return URL(fileURLWithPath: override)
-        }
-        var productsDirectory: URL?
-        #if os(macOS)
-        productsDirectory = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
-            .deletingLastPathComponent()
-        #endif
-        if productsDirectory == nil {
-            // On Linux the test bundle is itself an executable in the products directory.
-            productsDirectory = Bundle.main.executableURL?.deletingLastPathComponent()
-        }
-        let url = try #require(productsDirectory).appendingPathComponent("stream")
-        try #require(FileManager.default.isExecutableFile(atPath: url.path),
-                     "no stream executable at \(url.path): run `swift build` first")
-        return url
+        try StreamExecutable.url()
     }
 
     struct Output {
