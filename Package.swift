@@ -37,7 +37,8 @@ let package = Package(
         .systemLibrary(name: "CYUV", path: "Sources/CYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb-shm",
                        providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev"])]),
-        .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse",
+        // no pkgConfig: libpulse.pc adds -D_REENTRANT -pthread, which SwiftPM prohibits
+        .systemLibrary(name: "CPulse", path: "Sources/CPulse",
                        providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
 
