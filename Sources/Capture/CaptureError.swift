@@ -1,0 +1,46 @@
+/// An error from screen, audio or camera capture: what happened and what to do about it.
+public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
+        case display
+        case screen
+        case audioServer
+        case audioInput
+        case camera
+        case y4m
+    }
+
+    private let code: Code
+    /// What happened and what to do about it.
+    public let message: String
+
+    private init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// A human-readable explanation of the error.
+    public var description: String { message }
+
+    /// Whether two errors come from the same kind of failure (ignoring the message).
+    public func isSameKind(as other: CaptureError) -> Bool { code == other.code }
+
+    static func cannotOpenDisplay(_ name: String) -> Self {
+        Self(.display, "cannot open X display '\(name)': is an X server running? "
+                + "Wayland sessions need XWayland; the desktop portal is not supported")
+    }
+
+    static func screen(_ message: String) -> Self { Self(.screen, message) }
+
+    static func audioServer(_ message: String) -> Self { Self(.audioServer, message) }
+
+    static func noAudioInput() -> Self {
+        Self(.audioInput, "no audio input is available: connect a microphone or check that PulseAudio "
+                + "(or PipeWire's pulse server) is running ('pactl list sources short')")
+    }
+
+    static func audioInput(_ message: String) -> Self { Self(.audioInput, message) }
+
+    static func camera(_ message: String) -> Self { Self(.camera, message) }
+
+    static func y4m(_ message: String) -> Self { Self(.y4m, message) }
+}
