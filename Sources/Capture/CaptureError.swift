@@ -25,7 +25,11 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
     public func isSameKind(as other: CaptureError) -> Bool { code == other.code }
 
     static func cannotOpenDisplay(_ name: String) -> Self {
-        Self(.display, "cannot open X display '\(name)': is an X server running? "
+        if name.isEmpty {
+            return Self(.display, "cannot open an X display: DISPLAY is not set; pass --display :0 or run inside an "
+                            + "X session (Wayland sessions need XWayland; the desktop portal is not supported)")
+        }
+        return Self(.display, "cannot open X display '\(name)': is an X server running? "
                 + "Wayland sessions need XWayland; the desktop portal is not supported")
     }
 
