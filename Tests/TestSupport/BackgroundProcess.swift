@@ -1,64 +1,101 @@
 import Foundation
+import Synchronization
 
 /// A program the test runs alongside itself (Xvfb, ffplay, pulseaudio, paplay), stopped by ``stop()`` or when the
 /// value is released.
-public final class BackgroundProcess: @unchecked Sendable {
-    // Safe: `process` and `output` are set in init and only read afterwards; Process itself is thread-safe for
-    // isRunning/terminate/waitUntilExit.
-    private let process: Process
-    private let output: Pipe
-    private let errorLog: Pipe
+///
+/// Started with `posix_spawn` and reaped with `waitpid` directly: Foundation's `Process` did not notice some of
+/// these children exiting, which hung tests.
+public final class BackgroundProcess: Sendable {
+    private let processID: pid_t
+    private let outputDescriptor: Int32
+    private let exited = Mutex(false)
     /// The program's name, for messages.
     public let name: String
 
-    /// Starts `executable` (found on PATH) with `arguments`.
+    /// Starts `executable` (found on PATH) with `arguments`; its standard output is readable with
+    /// ``readLine(timeout:)``, its standard error goes to `errorLog` (or is discarded).
     /// - Parameter environment: extra variables on top of this process's environment.
     /// - Throws: when the program is not installed or cannot start.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                errorLog: String? = nil) throws {
         name = executable
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: try Subprocess.resolve(executable))
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        output = Pipe()
-        errorLog = Pipe()
-        process.standardOutput = output
-        process.standardError = errorLog
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let path = try Subprocess.resolve(executable)
+        var pipeDescriptors: [Int32] = [0, 0]
+        guard pipe(&pipeDescriptors) == 0 else {
+            throw Subprocess.Failure(description: "pipe failed for \(executable)")
+        }
+        // Close-on-exec, so other children do not inherit this pipe and keep it open.
+        for descriptor in pipeDescriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeDescriptors[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, errorLog ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = variables.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        close(pipeDescriptors[1])
+        guard status == 0 else {
+            close(pipeDescriptors[0])
+            throw Subprocess.Failure(description: "cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        processID = pid
+        outputDescriptor = pipeDescriptors[0]
     }
 
     /// The process id.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { processID }
 
-    /// Whether it is still running.
-    public var isRunning: Bool { process.isRunning }
+    /// Whether it is still running (reaps it when it has exited).
+    public var isRunning: Bool {
+        exited.withLock { exited in
+            if exited { return false }
+            var status: Int32 = 0
+            if waitpid(processID, &status, WNOHANG) == processID { exited = true }
+            return !exited
+        }
+    }
 
     /// Reads the first line the program prints on standard output (blocking up to `timeout`).
     public func readLine(timeout: TimeInterval = 10) throws -> String {
-        let handle = output.fileHandleForReading
         var bytes: [UInt8] = []
         let deadline = Date().addingTimeInterval(timeout)
-        var poller = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        var poller = pollfd(fd: outputDescriptor, events: Int16(POLLIN), revents: 0)
         while Date() < deadline {
             guard poll(&poller, 1, 100) > 0 else { continue }
             var byte: UInt8 = 0
-            guard read(handle.fileDescriptor, &byte, 1) == 1 else { break }
+            guard read(outputDescriptor, &byte, 1) == 1 else { break }
             if byte == 0x0A { return String(decoding: bytes, as: UTF8.self) }
             bytes.append(byte)
         }
         throw Subprocess.Failure(description: "\(name) printed no line within \(timeout) s (exited: \(!isRunning))")
     }
 
-    /// Stops the program: SIGTERM, then SIGKILL after `grace` seconds.
+    /// Stops the program: SIGTERM, then SIGKILL after `grace` seconds, and reaps it.
     public func stop(grace: TimeInterval = 2) {
-        guard process.isRunning else { return }
-        process.terminate()
+        guard isRunning else { return }
+        kill(processID, SIGTERM)
         let deadline = Date().addingTimeInterval(grace)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        while isRunning && Date() < deadline { usleep(10_000) }
+        exited.withLock { exited in
+            guard !exited else { return }
+            kill(processID, SIGKILL)
+            var status: Int32 = 0
+            waitpid(processID, &status, 0)
+            exited = true
+        }
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        close(outputDescriptor)
+    }
 }
