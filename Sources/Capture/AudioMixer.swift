@@ -23,6 +23,8 @@ public struct AudioMixer: Sendable {
 
     /// Where the limiter starts to bend: samples below it pass unchanged.
     public static let limiterThreshold: Float = 0.8
+    /// The loudest sample the limiter lets out (below full scale, which encoders may treat as clipping).
+    public static let limiterCeiling: Float = 0.9999
 
     private var queues: [SampleQueue]
 
@@ -114,12 +116,13 @@ public struct AudioMixer: Sendable {
     }
 
     /// The soft limiter: identity up to ``limiterThreshold``, then a tanh knee that approaches ±1 but never
-    /// reaches it. Monotonic and continuous, so a sum of loud inputs is compressed, never wrapped or hard-clipped.
+    /// exceeds ``limiterCeiling``. Monotonic and continuous, so a sum of loud inputs is compressed, never wrapped or hard-clipped.
     public static func limit(_ sample: Float) -> Float {
         let magnitude = abs(sample)
         guard magnitude > limiterThreshold else { return sample.isNaN ? 0 : sample }
         let headroom = 1 - limiterThreshold
-        let bent = limiterThreshold + headroom * Float(tanh(Double((magnitude - limiterThreshold) / headroom)))
+        let knee = headroom * Float(tanh(Double((magnitude - limiterThreshold) / headroom)))
+        let bent = min(limiterCeiling, limiterThreshold + knee)
         return sample < 0 ? -bent : bent
     }
 }

@@ -79,6 +79,25 @@ public final class BackgroundProcess: Sendable {
         throw Subprocess.Failure(description: "\(name) printed no line within \(timeout) s (exited: \(!isRunning))")
     }
 
+    /// Waits for the program to exit by itself.
+    /// - Returns: its exit status, or nil when it is still running after `timeout` (it is then killed).
+    public func waitForExit(timeout: TimeInterval = 30) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let status: Int32? = exited.withLock { exited in
+                guard !exited else { return -1 }
+                var status: Int32 = 0
+                guard waitpid(processID, &status, WNOHANG) == processID else { return nil }
+                exited = true
+                return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            }
+            if let status { return status }
+            usleep(10_000)
+        }
+        stop()
+        return nil
+    }
+
     /// Stops the program: SIGTERM, then SIGKILL after `grace` seconds, and reaps it.
     public func stop(grace: TimeInterval = 2) {
         guard isRunning else { return }
