@@ -7,6 +7,7 @@ public enum CommandRegistry {
         SettingsCommand(),
         CredentialsCommand(),
         ServeCommand(),
+        InputsCommand(),
     ]
 }
 
