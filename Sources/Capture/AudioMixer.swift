@@ -116,7 +116,8 @@ public struct AudioMixer: Sendable {
     }
 
     /// The soft limiter: identity up to ``limiterThreshold``, then a tanh knee that approaches ±1 but never
-    /// exceeds ``limiterCeiling``. Monotonic and continuous, so a sum of loud inputs is compressed, never wrapped or hard-clipped.
+    /// exceeds ``limiterCeiling``. Monotonic and continuous, so a sum of loud inputs is compressed, never wrapped
+    /// or hard-clipped.
     public static func limit(_ sample: Float) -> Float {
         let magnitude = abs(sample)
         guard magnitude > limiterThreshold else { return sample.isNaN ? 0 : sample }

@@ -83,7 +83,8 @@ public final class PulseAudioSource {
                 guard let stream, let userdata else { return }
                 Unmanaged<Receiver>.fromOpaque(userdata).takeUnretainedValue().read(stream)
             }, userdata)
-            let fragmentBytes = Self.format.bytesPerFrame * Self.format.sampleRate * options.fragmentMilliseconds / 1_000
+            let fragmentBytes = Self.format.bytesPerFrame * Self.format.sampleRate
+                * options.fragmentMilliseconds / 1_000
             var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
                                             minreq: UInt32.max, fragsize: UInt32(fragmentBytes))
             let flags = pa_stream_flags_t(PA_STREAM_ADJUST_LATENCY.rawValue)
@@ -183,9 +184,10 @@ public final class PulseAudioSource {
                 let count = min(room, frames - offset)
                 if pending != nil {
                     let start = pendingFrames * bytesPerFrame
+                    let source = bytes.baseAddress!.advanced(by: offset * bytesPerFrame)
                     pending!.withUnsafeMutableBytes { destination in
-                        destination.baseAddress!.advanced(by: start).copyMemory(
-                            from: bytes.baseAddress!.advanced(by: offset * bytesPerFrame), byteCount: count * bytesPerFrame)
+                        destination.baseAddress!.advanced(by: start).copyMemory(from: source,
+                                                                                byteCount: count * bytesPerFrame)
                     }
                     pendingFrames += count
                     if pendingFrames == pool.frameCount, let full = pending.take() {

@@ -69,7 +69,8 @@ public final class V4L2CameraSource: CameraSource {
                 let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor,
                                    off_t(buffer.m.offset))
                 guard let address, address != MAP_FAILED else {
-                    throw CaptureError.camera("cannot map buffer \(index) of \(path): \(String(cString: strerror(errno)))")
+                    let reason = String(cString: strerror(errno))
+                    throw CaptureError.camera("cannot map buffer \(index) of \(path): \(reason)")
                 }
                 mappings.append((address, length))
                 try Self.control(descriptor, stream_vidioc_qbuf(), &buffer, "queue buffer \(index) of \(path)")

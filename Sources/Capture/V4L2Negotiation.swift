@@ -107,8 +107,9 @@ public enum V4L2Negotiation {
         let pix = format.fmt.pix
         let fourCC = V4L2FourCC(rawValue: pix.pixelformat)
         guard format.type == bufferTypeVideoCapture, V4L2FourCC.supported.contains(fourCC) else {
+            let supported = V4L2FourCC.supported.map(\.description).joined(separator: ", ")
             throw CaptureError.camera("the camera switched to format \(fourCC), which cannot be converted; "
-                                          + "supported: \(V4L2FourCC.supported.map(\.description).joined(separator: ", "))")
+                                          + "supported: \(supported)")
         }
         let width = Int(pix.width)
         let height = Int(pix.height)

@@ -83,7 +83,9 @@ public final class PulseAudioDaemon: Sendable {
     private static func writeTone(frequency: Double, seconds: Int, amplitude: Double, to path: String) throws {
         let frames = 48_000 * seconds
         var data = Data()
-        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        func append<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        }
         data.append(contentsOf: Array("RIFF".utf8))
         append(UInt32(36 + frames * 4))
         data.append(contentsOf: Array("WAVEfmt ".utf8))
