@@ -29,6 +29,15 @@ public struct StreamStartGate: Sendable, Hashable {
         public var before: [Step]
         /// Whether the item itself is sent.
         public var send: Bool
+
+        /// Creates an admission.
+        /// - Parameters:
+        ///   - before: steps to run first.
+        ///   - send: whether the item is sent.
+        public init(before: [Step], send: Bool) {
+            self.before = before
+            self.send = send
+        }
     }
 
     /// Whether the ingest accepted the publish.
