@@ -21,7 +21,9 @@ public struct EncodeSizeLock: Sendable, Hashable {
                 quality: StreamSettings.Quality) {
         let width = min(max(bufferWidth, 2), 65_536)
         let height = min(max(bufferHeight, 2), 65_536)
-        screen = orientation.swapsAxes ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
+        screen = orientation.swapsAxes
+            ? PixelSize(width: height, height: width)
+            : PixelSize(width: width, height: height)
         self.orientation = orientation
         size = EncodeGeometry.lockedSize(source: screen, shortEdge: quality.shortEdge)
     }

@@ -1,0 +1,40 @@
+import AVFoundation
+import AppLogic
+
+/// Reads the camera permission and the multitasking camera capability for `FacecamStatus` and `FacecamPlan`.
+enum CameraAccess {
+    /// Whether this build runs on the Simulator (no camera: the facecam paths are compiled out).
+    static var isSimulator: Bool {
+        #if targetEnvironment(simulator)
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// The camera permission.
+    static var authorization: CameraAuthorization {
+        switch AVCaptureDevice.authorizationStatus(for: .video) {
+        case .notDetermined: .notDetermined
+        case .restricted: .restricted
+        case .denied: .denied
+        case .authorized: .authorized
+        @unknown default: .denied
+        }
+    }
+
+    /// `AVCaptureSession.isMultitaskingCameraAccessSupported` (false on the Simulator).
+    static var multitaskingSupported: Bool {
+        #if targetEnvironment(simulator)
+        false
+        #else
+        AVCaptureSession().isMultitaskingCameraAccessSupported
+        #endif
+    }
+
+    /// Asks for the camera (the broadcast extension cannot show the prompt itself).
+    /// - Returns: whether access was granted.
+    static func request() async -> Bool {
+        await AVCaptureDevice.requestAccess(for: .video)
+    }
+}
