@@ -23,14 +23,14 @@ enum CameraAccess {
         }
     }
 
-    /// `AVCaptureSession.isMultitaskingCameraAccessSupported` (false on the Simulator).
-    static var multitaskingSupported: Bool {
+    /// `AVCaptureSession.isMultitaskingCameraAccessSupported` (false on the Simulator); a device capability, read once.
+    static let multitaskingSupported: Bool = {
         #if targetEnvironment(simulator)
         false
         #else
         AVCaptureSession().isMultitaskingCameraAccessSupported
         #endif
-    }
+    }()
 
     /// Asks for the camera (the broadcast extension cannot show the prompt itself).
     /// - Returns: whether access was granted.

@@ -29,6 +29,7 @@ final class BroadcastPipeline {
     private var startGate = StreamStartGate()
     private var mixer: AudioMixer
     private var video: Video?
+    private var bitrate: BitrateAdapter?
     private var lastVideoPts: Int64 = -1
     private var audioBaseMilliseconds: UInt32?
 
@@ -54,7 +55,7 @@ final class BroadcastPipeline {
         guard let stored else { throw Failure(failure: .missingCredentials) }
         credentials = stored
 
-        try? AudioSessionConfigurator.activate()
+        _ = try? AudioSessionConfigurator.activate()
         AudioSessionConfigurator.applyPreferredInput(savedID: settings.audioInputID)
 
         let plan = FacecamPlan(pipEnabled: settings.pipEnabled, front: settings.cameraPosition == .front,
@@ -126,19 +127,25 @@ final class BroadcastPipeline {
     private func handleVideo(_ sample: CMSampleBuffer, seconds: Double) throws(Failure) {
         guard routing.phase == .running, frameGate.shouldKeep(atSeconds: seconds),
               let pixels = CMSampleBufferGetImageBuffer(sample) else { return }
-        let video = try self.video ?? lockVideo(sample, pixels: pixels)
+        let video: Video
+        if let locked = self.video {
+            video = locked
+        } else {
+            video = try lockVideo(sample, pixels: pixels)
+        }
         let camera = facecam?.latestFrame(now: seconds)
         routing.facecamActive = camera != nil
         routing.needsRotation = video.lock.needsRotation
         let frame: CVPixelBuffer
         switch routing.route(.video) {
         case .composite:
-            guard let compositor = video.compositor else {
-                frame = pixels
-                break
+            if let compositor = video.compositor {
+                // A nil result means the pool is exhausted: skip this frame rather than allocate.
+                guard let rendered = compositor.render(screen: pixels, camera: camera?.buffer) else { return }
+                frame = rendered
+            } else {
+                frame = pixels   // no Metal device: the screen goes out as it is
             }
-            guard let rendered = compositor.render(screen: pixels, camera: camera?.buffer) else { return }
-            frame = rendered
         case .passthrough:
             frame = pixels
         case .mix, .drop:
@@ -154,7 +161,8 @@ final class BroadcastPipeline {
         } catch {
             throw Failure(failure: .encoderFailed(detail: "\(error)"))
         }
-        for packet in packets { deliver(packet, encoder: video.encoder) }
+        for packet in packets { deliver(packet, encoder: video.encoder, seconds: seconds) }
+        if let kbps = bitrate?.tick(atSeconds: seconds) { try? video.encoder.setBitrate(kbps: kbps) }
     }
 
     /// Locks size and orientation from the first frame, at the quality the memory budget allows.
@@ -185,18 +193,20 @@ final class BroadcastPipeline {
         let video = Video(lock: lock, encoder: encoder, compositor: compositor,
                           bitrateKbps: effective.videoBitrateKbps)
         self.video = video
+        if settings.adaptiveBitrate { bitrate = BitrateAdapter(targetKbps: effective.videoBitrateKbps) }
         return video
     }
 
-    private func deliver(_ packet: EncodedVideoPacket, encoder: VideoToolboxEncoder) {
+    private func deliver(_ packet: EncodedVideoPacket, encoder: VideoToolboxEncoder, seconds: Double) {
         let admission = startGate.admit(.video(isKeyframe: packet.isKeyframe),
                                         videoHeaderAvailable: encoder.parameterSets != nil)
         run(admission.before)
         guard admission.send else { return }
         let tag = FLVTag(video: .frame(AnnexB.lengthPrefixed(packet.data), isKeyFrame: packet.isKeyframe),
                          timestamp: UInt32(truncatingIfNeeded: packet.pts))
-        if case .drop(requestKeyframe: true) = publisher.send(tag, as: .video(isKeyframe: packet.isKeyframe)) {
-            encoder.forceKeyframe()
+        if case .drop(let requestKeyframe) = publisher.send(tag, as: .video(isKeyframe: packet.isKeyframe)) {
+            if requestKeyframe { encoder.forceKeyframe() }
+            congestion(atSeconds: seconds)
         }
     }
 
@@ -221,8 +231,14 @@ final class BroadcastPipeline {
             run(admission.before)
             guard admission.send else { continue }
             let offset = UInt32(truncatingIfNeeded: max(packet.ptsMilliseconds, 0))
-            publisher.send(FLVTag(audio: .frame(packet.data), timestamp: base &+ offset), as: .audio)
+            let tag = FLVTag(audio: .frame(packet.data), timestamp: base &+ offset)
+            if case .drop = publisher.send(tag, as: .audio) { congestion(atSeconds: seconds) }
         }
+    }
+
+    /// The uplink could not keep up: with adaptive bitrate on, the encoder slows down (`BitrateAdapter`).
+    private func congestion(atSeconds seconds: Double) {
+        if let kbps = bitrate?.congestion(atSeconds: seconds) { try? video?.encoder.setBitrate(kbps: kbps) }
     }
 
     // MARK: - Stream start

@@ -1,6 +1,7 @@
 import AppLogic
 import CoreImage
 import CoreVideo
+import ImageIO
 import Metal
 import StreamCore
 

@@ -10,7 +10,7 @@ final class SampleHandler: RPBroadcastSampleHandler, @unchecked Sendable {
     private let pipeline = Mutex<BroadcastPipeline?>(nil)
 
     override func broadcastStarted(withSetupInfo setupInfo: [String: NSObject]?) {
-        do {
+        do throws(BroadcastPipeline.Failure) {
             let made = try BroadcastPipeline { [weak self] event in self?.handle(event) }
             // Stored before it starts, so the publisher's first event finds it.
             pipeline.withLock { pipeline in
@@ -47,7 +47,7 @@ final class SampleHandler: RPBroadcastSampleHandler, @unchecked Sendable {
         }
         let failed = pipeline.withLock { pipeline -> (BroadcastFailure, StreamCredentials)? in
             guard let current = pipeline else { return nil }
-            do {
+            do throws(BroadcastPipeline.Failure) {
                 try current.handle(sampleBuffer, kind: kind)
                 return nil
             } catch {

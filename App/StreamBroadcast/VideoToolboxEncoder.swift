@@ -2,6 +2,7 @@ import AppLogic
 import CoreMedia
 import Encoders
 import FLV
+import Foundation
 import Synchronization
 import VideoToolbox
 
@@ -45,11 +46,11 @@ final class VideoToolboxEncoder: VideoEncoder {
         set(kVTCompressionPropertyKey_RealTime, kCFBooleanTrue)
         set(kVTCompressionPropertyKey_ProfileLevel, kVTProfileLevel_H264_High_AutoLevel)
         set(kVTCompressionPropertyKey_AllowFrameReordering, kCFBooleanFalse)
-        set(kVTCompressionPropertyKey_ExpectedFrameRate, configuration.framesPerSecond as CFNumber)
-        set(kVTCompressionPropertyKey_MaxKeyFrameInterval, configuration.keyframeIntervalFrames as CFNumber)
+        set(kVTCompressionPropertyKey_ExpectedFrameRate, NSNumber(value: configuration.framesPerSecond))
+        set(kVTCompressionPropertyKey_MaxKeyFrameInterval, NSNumber(value: configuration.keyframeIntervalFrames))
         set(kVTCompressionPropertyKey_MaxKeyFrameIntervalDuration,
-            configuration.keyframeIntervalSeconds as CFNumber)
-        set(kVTCompressionPropertyKey_MaxFrameDelayCount, MemoryBudget.encoderFramesInFlight as CFNumber)
+            NSNumber(value: configuration.keyframeIntervalSeconds))
+        set(kVTCompressionPropertyKey_MaxFrameDelayCount, NSNumber(value: MemoryBudget.encoderFramesInFlight))
         _ = applyBitrate(configuration.bitrateKbps)
         VTCompressionSessionPrepareToEncodeFrames(session)
     }
@@ -74,7 +75,7 @@ final class VideoToolboxEncoder: VideoEncoder {
         let status = VTCompressionSessionEncodeFrame(session, imageBuffer: pixelBuffer, presentationTimeStamp: time,
                                                      duration: .invalid, frameProperties: options,
                                                      infoFlagsOut: nil) { status, _, sample in
-            guard status == noErr, let sample, let output = Self.output(from: sample, pts: pts) else { return }
+            guard status == noErr, let sample, let output = Self.output(from: sample) else { return }
             sink.packets.withLock { $0.append(output) }
         }
         guard status == noErr else {
@@ -119,8 +120,8 @@ final class VideoToolboxEncoder: VideoEncoder {
     private func applyBitrate(_ kbps: Int) -> Bool {
         let bits = kbps * 1000
         let average = VTSessionSetProperty(session, key: kVTCompressionPropertyKey_AverageBitRate,
-                                           value: bits as CFNumber)
-        let limits = [bits * 3 / 2 / 8, 1] as CFArray
+                                           value: NSNumber(value: bits))
+        let limits = [NSNumber(value: bits * 3 / 2 / 8), NSNumber(value: 1)] as CFArray
         let cap = VTSessionSetProperty(session, key: kVTCompressionPropertyKey_DataRateLimits, value: limits)
         return average == noErr && cap == noErr
     }
@@ -137,7 +138,9 @@ final class VideoToolboxEncoder: VideoEncoder {
     }
 
     /// Converts VideoToolbox's length-prefixed output to the protocol's Annex B, with SPS and PPS on keyframes.
-    private static func output(from sample: CMSampleBuffer, pts: Int64) -> Output? {
+    private static func output(from sample: CMSampleBuffer) -> Output? {
+        let time = CMSampleBufferGetPresentationTimeStamp(sample)
+        let pts = time.isNumeric ? Int64((time.seconds * 1000).rounded()) : 0
         guard let block = CMSampleBufferGetDataBuffer(sample) else { return nil }
         let length = CMBlockBufferGetDataLength(block)
         var bytes = [UInt8](repeating: 0, count: length)
