@@ -6,29 +6,29 @@ enum CameraAccess {
     /// Whether this build runs on the Simulator (no camera: the facecam paths are compiled out).
     static var isSimulator: Bool {
         #if targetEnvironment(simulator)
-        true
+        return true
         #else
-        false
+        return false
         #endif
     }
 
     /// The camera permission.
     static var authorization: CameraAuthorization {
         switch AVCaptureDevice.authorizationStatus(for: .video) {
-        case .notDetermined: .notDetermined
-        case .restricted: .restricted
-        case .denied: .denied
-        case .authorized: .authorized
-        @unknown default: .denied
+        case .notDetermined: return .notDetermined
+        case .restricted: return .restricted
+        case .denied: return .denied
+        case .authorized: return .authorized
+        @unknown default: return .denied
         }
     }
 
     /// `AVCaptureSession.isMultitaskingCameraAccessSupported` (false on the Simulator); a device capability, read once.
     static let multitaskingSupported: Bool = {
         #if targetEnvironment(simulator)
-        false
+        return false
         #else
-        AVCaptureSession().isMultitaskingCameraAccessSupported
+        return AVCaptureSession().isMultitaskingCameraAccessSupported
         #endif
     }()
 

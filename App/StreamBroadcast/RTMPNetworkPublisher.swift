@@ -96,7 +96,10 @@ final class RTMPNetworkPublisher: Sendable {
             let actions = state.withLock { $0.session.start(random: random) }
             run(actions, budgeted: 0)
             receive()
-        case .waiting(let error), .failed(let error):
+        case .waiting(let error):
+            // A broadcast does not wait for the network to come back: it ends with a readable error now.
+            fail(connection.currentPath?.status == .unsatisfied ? .noPath : Self.kind(of: error))
+        case .failed(let error):
             fail(Self.kind(of: error))
         case .setup, .preparing, .cancelled:
             break
