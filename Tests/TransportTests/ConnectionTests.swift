@@ -116,7 +116,7 @@ import Testing
             #expect(error?.code == .timeout)
             #expect(error?.description.contains("TLS handshake with 127.0.0.1:\(port)") == true,
                     "\(error?.description ?? "")")
-            #expect(start.duration(to: .now) < .seconds(2))
+            #expect(start.duration(to: .now) < .seconds(30), "the handshake timeout must end the attempt, not a hang")
         }
     }
 
