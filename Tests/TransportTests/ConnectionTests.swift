@@ -111,7 +111,7 @@ import Testing
             let error = await #expect(throws: TransportError.self) {
                 try await AsyncConnection.connect(host: "127.0.0.1", port: port,
                                                   tls: TLSClientConfiguration(serverName: "127.0.0.1"),
-                                                  timeout: .milliseconds(400), loop: loop)
+                                                  timeout: .seconds(2), loop: loop)
             }
             #expect(error?.code == .timeout)
             #expect(error?.description.contains("TLS handshake with 127.0.0.1:\(port)") == true,
