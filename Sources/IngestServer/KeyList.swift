@@ -1,0 +1,55 @@
+import Foundation
+
+/// The stream keys a server accepts, read from a file with one key a line.
+///
+/// Blank lines and lines starting with `#` are ignored; surrounding white space is trimmed. Checks compare every
+/// key in full, so the time taken does not tell a prober how close a guess was.
+public struct KeyList: Sendable {
+    private let keys: [[UInt8]]
+
+    /// How many keys are allowed.
+    public var count: Int { keys.count }
+
+    /// Creates a list from keys.
+    public init(_ keys: [String]) {
+        self.keys = keys.map { Array($0.utf8) }
+    }
+
+    /// Reads a keys file.
+    /// - Throws: ``IngestServerError`` when the file cannot be read or holds no key.
+    public init(contentsOfFile path: String) throws(IngestServerError) {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw IngestServerError("cannot read the keys file \(path): \(error.localizedDescription)")
+        }
+        let keys = text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        guard !keys.isEmpty else {
+            throw IngestServerError("the keys file \(path) holds no key: put one allowed stream key on each line")
+        }
+        self.init(keys)
+    }
+
+    /// Whether `key` is one of the allowed keys.
+    public func allows(_ key: String) -> Bool {
+        let candidate = Array(key.utf8)
+        var found = false
+        for allowed in keys where Self.constantTimeEqual(allowed, candidate) {
+            found = true
+        }
+        return found
+    }
+
+    private static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: lhs.count ^ rhs.count)
+        for index in 0..<max(lhs.count, rhs.count) {
+            let left = index < lhs.count ? lhs[index] : 0
+            let right = index < rhs.count ? rhs[index] : 0
+            difference |= left ^ right
+        }
+        return difference == 0
+    }
+}

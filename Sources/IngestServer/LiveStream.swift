@@ -1,0 +1,152 @@
+import AMF
+import FLV
+import RTMP
+
+/// One stream name under one application: its publisher, its players, and what a new player needs first.
+///
+/// A loop-thread object, owned by ``StreamHub``.
+final class LiveStream {
+    struct Key: Hashable {
+        var app: String
+        var name: String
+    }
+
+    /// A player and the message stream it plays on.
+    struct Player {
+        unowned let connection: ServerConnection
+        let streamID: UInt32
+        /// True after the player fell behind: video is skipped until the next keyframe.
+        var waitingForKeyframe: Bool
+    }
+
+    let key: Key
+    let keyTag: String
+    private(set) weak var publisher: ServerConnection?
+    private(set) var players: [ObjectIdentifier: Player] = [:]
+    private(set) var metadata: AMF0Object?
+    private var videoHeader: MediaMessage?
+    private var audioHeader: MediaMessage?
+    /// Media since the last video keyframe, so that a new player starts with a picture (bounded).
+    private var groupOfPictures: [MediaMessage] = []
+    private var groupOfPicturesBytes = 0
+    private var groupOfPicturesOverflowed = false
+    var recorder: FLVRecorder?
+
+    init(key: Key) {
+        self.key = key
+        self.keyTag = StreamKeyTag.tag(key.name)
+    }
+
+    var isLive: Bool { publisher != nil }
+    var isEmpty: Bool { publisher == nil && players.isEmpty }
+
+    func attachPublisher(_ connection: ServerConnection) {
+        publisher = connection
+        metadata = nil
+        videoHeader = nil
+        audioHeader = nil
+        clearGroupOfPictures()
+    }
+
+    func detachPublisher() {
+        publisher = nil
+        clearGroupOfPictures()
+        for player in players.values {
+            player.connection.endPlay(streamID: player.streamID)
+        }
+    }
+
+    func addPlayer(_ connection: ServerConnection, streamID: UInt32) {
+        players[ObjectIdentifier(connection)] = Player(connection: connection, streamID: streamID,
+                                                       waitingForKeyframe: false)
+        guard isLive else { return }
+        if let metadata { connection.sendMetadata(metadata, streamID: streamID) }
+        for header in [videoHeader, audioHeader].compactMap({ $0 }) {
+            connection.sendMedia(header, streamID: streamID)
+        }
+        for message in groupOfPictures {
+            connection.sendMedia(message, streamID: streamID)
+        }
+    }
+
+    func removePlayer(_ connection: ServerConnection) {
+        players[ObjectIdentifier(connection)] = nil
+    }
+
+    func publishMetadata(_ object: AMF0Object) {
+        metadata = object
+        for player in players.values {
+            player.connection.sendMetadata(object, streamID: player.streamID)
+        }
+        // The recording stores it as an onMetaData script tag, as nginx-rtmp does.
+        recorder?.write(FLVTag(type: .scriptData, timestamp: 0,
+                               body: AMF0.encode([.string(FLVMetadata.handlerName), .ecmaArray(object)])))
+    }
+
+    /// Relays one audio or video message from the publisher to every player and the recording.
+    func publishMedia(_ message: MediaMessage, playerQueueLimit: Int, onBehind: (ServerConnection, Int) -> Void) {
+        let isVideo = message.kind == .video
+        let isKeyframe = isVideo && message.body.first.map { $0 >> 4 == 1 } == true
+        let isHeader = Self.isSequenceHeader(message)
+        if isHeader {
+            if isVideo { videoHeader = message } else if message.kind == .audio { audioHeader = message }
+        } else {
+            remember(message, isKeyframe: isKeyframe)
+        }
+        for (id, var player) in players {
+            let connection = player.connection
+            if !isHeader && connection.queuedBytes > playerQueueLimit {
+                // This player cannot keep up: drop its backlog of frames, resume at a keyframe.
+                if !player.waitingForKeyframe {
+                    player.waitingForKeyframe = true
+                    players[id] = player
+                    onBehind(connection, connection.queuedBytes)
+                }
+                continue
+            }
+            if player.waitingForKeyframe {
+                guard isKeyframe || isHeader || message.kind == .audio else { continue }
+                if isKeyframe {
+                    player.waitingForKeyframe = false
+                    players[id] = player
+                }
+            }
+            connection.sendMedia(message, streamID: player.streamID)
+        }
+        if let recorder, message.kind != .data {
+            recorder.write(FLVTag(type: isVideo ? .video : .audio, timestamp: message.timestamp, body: message.body))
+        }
+    }
+
+    private func remember(_ message: MediaMessage, isKeyframe: Bool) {
+        if isKeyframe {
+            clearGroupOfPictures()
+        } else if groupOfPicturesOverflowed || (groupOfPictures.isEmpty && message.kind == .video) {
+            return  // no keyframe to start from yet: a player joining now waits for the next one
+        }
+        guard groupOfPicturesBytes + message.body.count <= StreamHub.groupOfPicturesLimit else {
+            clearGroupOfPictures()
+            groupOfPicturesOverflowed = true
+            return
+        }
+        if groupOfPictures.isEmpty && !isKeyframe { return }
+        groupOfPictures.append(message)
+        groupOfPicturesBytes += message.body.count
+    }
+
+    private func clearGroupOfPictures() {
+        groupOfPictures.removeAll(keepingCapacity: true)
+        groupOfPicturesBytes = 0
+        groupOfPicturesOverflowed = false
+    }
+
+    /// FLV: AVC sequence header = codec 7 and AVCPacketType 0; AAC sequence header = format 10 and type 0.
+    static func isSequenceHeader(_ message: MediaMessage) -> Bool {
+        guard message.body.count >= 2 else { return false }
+        switch message.kind {
+        case .video: return message.body[0] & 0x0F == 7 && message.body[1] == 0
+        case .audio: return message.body[0] >> 4 == 10 && message.body[1] == 0
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Synchronization
+import Transport
+
+/// An RTMP and RTMPS ingest: accepts publishers, relays each stream to any number of players (a new player
+/// starts at the last keyframe, after the metadata and sequence headers), and records each publish to FLV.
+///
+/// All connections run on one event loop thread; each is a ``ServerSession`` machine driven by the transport.
+public final class RTMPServer: Sendable {
+    /// How the server listens and what it allows.
+    public struct Configuration: Sendable {
+        /// Plain RTMP address, e.g. 127.0.0.1 and 1935 (0 picks a free port). Nil to serve RTMPS only.
+        public var listen: (host: String, port: Int)?
+        /// RTMPS address and certificate. Nil for no TLS listener.
+        public var tlsListen: (host: String, port: Int, tls: TLSServerConfiguration)?
+        /// Where each publish is recorded as FLV; nil records nothing.
+        public var recordDirectory: String?
+        /// The stream keys allowed to publish; nil accepts any key (as nginx-rtmp does by default).
+        public var allowedKeys: KeyList?
+        /// The applications that may be published to; empty allows any.
+        public var applications: Set<String>
+        /// The most connections open at once, per listener.
+        public var maxConnections: Int
+        /// How long a new connection has to finish the handshake and `connect`.
+        public var handshakeTimeout: Duration
+        /// A connection on which no byte moves for this long is closed.
+        public var idleTimeout: Duration
+        /// The largest RTMP message accepted from a peer.
+        public var maximumMessageSize: Int
+        /// Bytes queued to one player beyond which it skips to the next keyframe.
+        public var playerQueueLimit: Int
+        /// Receives log events (on the loop thread: keep it quick). Stream keys appear only as tags.
+        public var onEvent: @Sendable (ServerEvent) -> Void
+
+        /// Creates a configuration with the defaults of `stream serve`.
+        public init(listen: (host: String, port: Int)? = ("127.0.0.1", 1935),
+                    tlsListen: (host: String, port: Int, tls: TLSServerConfiguration)? = nil,
+                    recordDirectory: String? = nil, allowedKeys: KeyList? = nil, applications: Set<String> = [],
+                    maxConnections: Int = 512, handshakeTimeout: Duration = .seconds(10),
+                    idleTimeout: Duration = .seconds(30), maximumMessageSize: Int = 8 << 20,
+                    playerQueueLimit: Int = 4 << 20, onEvent: @escaping @Sendable (ServerEvent) -> Void = { _ in }) {
+            self.listen = listen
+            self.tlsListen = tlsListen
+            self.recordDirectory = recordDirectory
+            self.allowedKeys = allowedKeys
+            self.applications = applications
+            self.maxConnections = maxConnections
+            self.handshakeTimeout = handshakeTimeout
+            self.idleTimeout = idleTimeout
+            self.maximumMessageSize = maximumMessageSize
+            self.playerQueueLimit = playerQueueLimit
+            self.onEvent = onEvent
+        }
+    }
+
+    /// The ports actually bound.
+    public struct BoundPorts: Sendable, Equatable {
+        /// The RTMP port, if listening.
+        public var rtmp: Int?
+        /// The RTMPS port, if listening.
+        public var rtmps: Int?
+    }
+
+    /// The configuration in force.
+    public let configuration: Configuration
+    private let loop: EventLoop
+    private let counter = ServerStatisticsCounter()
+    private let state: Mutex<LoopBound<ServerState>?> = Mutex(nil)
+
+    /// Creates a server; nothing listens until ``start()``.
+    public init(configuration: Configuration) throws(IngestServerError) {
+        self.configuration = configuration
+        do {
+            loop = try EventLoop(name: "stream-serve")
+        } catch {
+            throw IngestServerError("cannot start the server's event loop: \(error)")
+        }
+    }
+
+    /// Binds the listeners and starts accepting.
+    /// - Returns: the bound ports.
+    /// - Throws: ``IngestServerError`` when an address is in use or the certificate cannot be loaded.
+    @discardableResult
+    public func start() async throws(IngestServerError) -> BoundPorts {
+        let configuration = self.configuration
+        let counter = self.counter
+        let loop = self.loop
+        do {
+            let bound = try await loop.submit { () throws -> LoopBound<ServerState> in
+                LoopBound(try ServerState(configuration: configuration, statistics: counter, loop: loop), loop: loop)
+            }
+            state.withLock { $0 = bound }
+            return try await loop.submit { bound.value.ports }
+        } catch let error as TransportError {
+            throw IngestServerError(error.description)
+        } catch {
+            throw IngestServerError("cannot start the server: \(error)")
+        }
+    }
+
+    /// Counters: connections, publishers, players, bytes.
+    public var statistics: ServerStatistics { counter.snapshot }
+
+    /// Closes the listeners and every connection (recordings are closed cleanly), and stops the loop.
+    public func stop() {
+        let current = state.withLock { value -> LoopBound<ServerState>? in
+            defer { value = nil }
+            return value
+        }
+        if let current {
+            let done = Atomic<Bool>(false)
+            loop.execute {
+                current.value.close()
+                done.store(true, ordering: .releasing)
+            }
+            // Wait for the close to run on the loop thread before shutting it down.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while !done.load(ordering: .acquiring) && ContinuousClock.now < deadline {
+                usleep(1000)
+            }
+        }
+        loop.shutdown()
+    }
+
+    deinit {
+        loop.shutdown()
+    }
+}
+
+/// The loop-thread side: listeners and the stream hub.
+final class ServerState {
+    let hub: StreamHub
+    private var listeners: [Listener] = []
+    let ports: RTMPServer.BoundPorts
+
+    init(configuration: RTMPServer.Configuration, statistics: ServerStatisticsCounter,
+         loop: EventLoop) throws(TransportError) {
+        let hub = StreamHub(configuration: configuration, statistics: statistics)
+        self.hub = hub
+        var ports = RTMPServer.BoundPorts()
+        var listeners: [Listener] = []
+        if let (host, port) = configuration.listen {
+            let listener = try Listener.listen(host: host, port: port, maxConnections: configuration.maxConnections,
+                                               handshakeTimeout: configuration.handshakeTimeout, on: loop) {
+                hub.accept($0)
+            }
+            listeners.append(listener)
+            ports.rtmp = listener.localPort
+        }
+        if let (host, port, tls) = configuration.tlsListen {
+            do {
+                let listener = try Listener.listen(host: host, port: port, tls: tls,
+                                                   maxConnections: configuration.maxConnections,
+                                                   handshakeTimeout: configuration.handshakeTimeout, on: loop) {
+                    hub.accept($0)
+                }
+                listeners.append(listener)
+                ports.rtmps = listener.localPort
+            } catch {
+                listeners.forEach { $0.close() }
+                throw error
+            }
+        }
+        self.listeners = listeners
+        self.ports = ports
+    }
+
+    func close() {
+        listeners.forEach { $0.close() }
+        listeners.removeAll()
+        hub.closeAll()
+    }
+}

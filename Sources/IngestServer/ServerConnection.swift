@@ -1,0 +1,141 @@
+import AMF
+import RTMP
+import Transport
+
+/// One accepted connection: its ``ServerSession`` machine, driven by the transport on the loop thread.
+final class ServerConnection: ConnectionHandler {
+    private let connection: Connection
+    private unowned let hub: StreamHub
+    private var session: ServerSession
+    private var app = ""
+    private var published: (stream: LiveStream, streamID: UInt32)?
+    private var playing: [UInt32: LiveStream] = [:]
+    private var pendingPublish: (app: String, name: String)?
+    private var handshakeTimer: Scheduled?
+    private(set) var bytesSent = 0
+    let peer: String
+
+    init(connection: Connection, hub: StreamHub, handshakeTimeout: Duration) {
+        self.connection = connection
+        self.hub = hub
+        self.peer = connection.remoteAddress ?? connection.endpoint
+        var random = [UInt8](repeating: 0, count: 1528)
+        var generator = SystemRandomNumberGenerator()
+        for index in random.indices { random[index] = generator.next() }
+        session = ServerSession(configuration: hub.sessionConfiguration, random: random)
+        // A peer that connects and never completes the RTMP handshake and connect is dropped.
+        handshakeTimer = connection.loop.scheduleOnLoop(after: handshakeTimeout) { [weak self] in
+            self?.fail("no RTMP connect within \(handshakeTimeout): dropping the idle connection")
+        }
+    }
+
+    var queuedBytes: Int { connection.queuedBytes }
+
+    // MARK: ConnectionHandler
+
+    func connectionDidRead(_ connection: Connection, bytes: [UInt8]) {
+        hub.statistics.bytesReceived += bytes.count
+        run(session.bytesReceived(bytes))
+    }
+
+    func connectionDidClose(_ connection: Connection, error: TransportError?) {
+        handshakeTimer?.cancel()
+        if let error, error.code != .peerClosed {
+            hub.emit(.connectionFailed(peer: peer, reason: error.description))
+        }
+        tearDown()
+    }
+
+    // MARK: Called by LiveStream
+
+    func sendMedia(_ message: MediaMessage, streamID: UInt32) {
+        var copy = message
+        copy.streamID = streamID
+        run(session.sendMedia(copy))
+    }
+
+    func sendMetadata(_ metadata: AMF0Object, streamID: UInt32) {
+        run(session.sendMetadata(metadata, streamID: streamID))
+    }
+
+    func endPlay(streamID: UInt32) {
+        run(session.endPlay(streamID: streamID))
+    }
+
+    /// Closes the connection at once (server shutdown).
+    func close() {
+        connection.close()
+    }
+
+    // MARK: Driver
+
+    private func run(_ actions: [ServerSession.Action]) {
+        for action in actions {
+            switch action {
+            case .write(let bytes):
+                do {
+                    try connection.write(bytes)
+                    bytesSent += bytes.count
+                    hub.statistics.bytesSent += bytes.count
+                } catch {
+                    fail("cannot queue data for \(peer): \(error)")
+                    return
+                }
+            case .connected(let app):
+                self.app = app
+                handshakeTimer?.cancel()
+                handshakeTimer = nil
+            case .authorizePublish(let app, let name):
+                pendingPublish = (app, name)
+                let decision = hub.authorizePublish(app: app, name: name, peer: peer)
+                run(session.authorization(allowed: decision.allowed, rejectionCode: decision.statusCode))
+            case .publishStarted(let streamID):
+                guard let (app, name) = pendingPublish else { continue }
+                pendingPublish = nil
+                published = (hub.startPublishing(app: app, name: name, connection: self), streamID)
+            case .publishStopped(let streamID):
+                if let current = published, current.streamID == streamID {
+                    hub.stopPublishing(current.stream, connection: self)
+                    published = nil
+                }
+            case .play(let app, let name, let streamID):
+                playing[streamID] = hub.startPlaying(app: app, name: name, connection: self, streamID: streamID)
+            case .playStopped(let streamID):
+                if let stream = playing.removeValue(forKey: streamID) {
+                    hub.stopPlaying(stream, connection: self)
+                }
+            case .media(let message):
+                if let current = published, message.streamID == current.streamID {
+                    hub.relay(message, in: current.stream)
+                }
+            case .metadata(let streamID, let object):
+                if let current = published, streamID == current.streamID {
+                    current.stream.publishMetadata(object)
+                }
+            case .close:
+                connection.closeAfterFlush(timeout: .seconds(2))
+                return
+            case .failed(let error):
+                fail(error.description)
+                return
+            }
+        }
+    }
+
+    private func fail(_ reason: String) {
+        hub.emit(.connectionFailed(peer: peer, reason: reason))
+        connection.close()
+    }
+
+    private func tearDown() {
+        if let current = published {
+            hub.stopPublishing(current.stream, connection: self)
+            published = nil
+        }
+        for stream in playing.values {
+            hub.stopPlaying(stream, connection: self)
+        }
+        playing.removeAll()
+        hub.connectionClosed(self)
+    }
+}

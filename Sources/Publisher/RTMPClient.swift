@@ -1,0 +1,263 @@
+import AMF
+import FLV
+import RTMP
+import StreamCore
+import Transport
+
+/// Publishes a live stream to an RTMP or RTMPS ingest: `connect(to:)` → `publish(streamKey:)` → `send(_:)` →
+/// `close()`.
+///
+/// The driver of ``PublisherSession``: it moves bytes between the state machine and an ``AsyncConnection`` and
+/// owns the timeouts. Sends never block: bytes are queued and ``queuedBytes`` tells the caller how far behind
+/// the network is, so the broadcast layer can drop by policy instead of growing memory.
+public actor RTMPClient {
+    /// How the client connects.
+    public struct Options: Sendable {
+        /// An extra CA certificate file (PEM) to trust for RTMPS, besides the system store.
+        public var caFile: String?
+        /// Bound on DNS + TCP connect + TLS handshake.
+        public var connectTimeout: Duration
+        /// Bound on each server answer during the RTMP handshake, connect and publish.
+        public var responseTimeout: Duration
+        /// The most bytes that may wait in the send queue; past it `send` throws.
+        public var writeBufferLimit: Int
+        /// The outgoing chunk size announced first (RTMP §5.4.1).
+        public var chunkSize: UInt32
+
+        /// Creates options with defaults a broadcaster would pick.
+        public init(caFile: String? = nil, connectTimeout: Duration = .seconds(10),
+                    responseTimeout: Duration = .seconds(10), writeBufferLimit: Int = 8 << 20,
+                    chunkSize: UInt32 = 4096) {
+            self.caFile = caFile
+            self.connectTimeout = connectTimeout
+            self.responseTimeout = responseTimeout
+            self.writeBufferLimit = writeBufferLimit
+            self.chunkSize = chunkSize
+        }
+    }
+
+    /// Where the client is in its life.
+    public enum State: Sendable, Equatable {
+        case idle, connected, publishing, closed
+        case failed(PublishError)
+    }
+
+    /// The options in force.
+    public let options: Options
+    /// Where the client is in its life.
+    public private(set) var state: State = .idle
+
+    private let loop: EventLoop
+    private var connection: AsyncConnection?
+    private var url: IngestURL?
+    private var session: PublisherSession?
+    private var streamKey = ""
+    private var readTask: Task<Void, Never>?
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - options: timeouts, extra CA, buffer limit.
+    ///   - loop: the event loop for the socket; by default the process-wide client loop.
+    public init(options: Options = Options(), loop: EventLoop? = nil) throws(PublishError) {
+        self.options = options
+        if let loop {
+            self.loop = loop
+        } else {
+            do {
+                self.loop = try ClientEventLoop.shared()
+            } catch {
+                throw PublishError(.connectionLost, "cannot start the network event loop: \(error)")
+            }
+        }
+    }
+
+    /// Opens the TCP (rtmp://) or TLS (rtmps://) connection to the ingest.
+    /// - Throws: ``PublishError`` naming the host: refused, DNS, TLS (certificate, host name), timeout.
+    public func connect(to url: IngestURL) async throws(PublishError) {
+        guard case .idle = state else { throw PublishError(.invalidState, "connect() called twice") }
+        let tls = url.usesTLS ? TLSClientConfiguration(serverName: url.host, caFile: options.caFile) : nil
+        do {
+            connection = try await AsyncConnection.connect(
+                host: url.host, port: url.port, tls: tls, timeout: options.connectTimeout,
+                writeBufferLimit: options.writeBufferLimit, loop: loop)
+        } catch let error as TransportError {
+            throw fail(PublishError(error, secrets: []))
+        } catch {
+            throw fail(PublishError(.connectionLost, "connecting to \(url.host):\(url.port) failed: \(error)"))
+        }
+        self.url = url
+        state = .connected
+    }
+
+    /// Runs the RTMP handshake, `connect`, `createStream` and `publish(streamKey, "live")`, and returns once
+    /// the ingest answered `NetStream.Publish.Start`.
+    /// - Parameter streamKey: the publish name the ingest gave you; it never appears in errors or logs.
+    /// - Throws: ``PublishError``: `.publishRejected` with the server's status (e.g. a wrong key), `.timeout`,
+    ///   `.connectionLost`, `.protocolError`.
+    public func publish(streamKey: String) async throws(PublishError) {
+        guard case .connected = state, let connection, let url else {
+            throw PublishError(.invalidState, "publish() needs a connection: call connect(to:) first")
+        }
+        self.streamKey = streamKey
+        var session = PublisherSession(configuration: .init(
+            app: url.app, tcUrl: url.tcUrl, streamKey: streamKey, chunkSize: options.chunkSize))
+        var random = [UInt8](repeating: 0, count: 1528)
+        var generator = SystemRandomNumberGenerator()
+        for index in random.indices { random[index] = generator.next() }
+        var published = try run(session.start(random: random), on: connection)
+        while !published {
+            let bytes = try await readWithTimeout(connection, what: "the ingest's answer to publish")
+            guard let bytes else {
+                throw fail(PublishError(.connectionLost,
+                                        "\(url.host) closed the connection before accepting the publish; "
+                                            + "check the application name and the stream key"))
+            }
+            published = try run(session.bytesReceived(bytes), on: connection)
+        }
+        self.session = session
+        state = .publishing
+        readTask = Task { [weak self] in await self?.readUntilClosed() }
+    }
+
+    /// Sends `@setDataFrame onMetaData` with the stream's properties.
+    public func sendMetadata(_ metadata: FLVMetadata) throws(PublishError) {
+        guard case .publishing = state, var session, let connection else { throw notPublishing() }
+        let actions = session.sendMetadata(metadata.properties)
+        self.session = session
+        _ = try run(actions, on: connection)
+    }
+
+    /// Queues one FLV tag (AVC/AAC sequence header, frame, or onMetaData script tag) for sending.
+    /// - Throws: ``PublishError`` when the connection failed, or `.timeout` when the send queue is full (the
+    ///   network has stalled for longer than the queue covers).
+    public func send(_ tag: FLVTag) throws(PublishError) {
+        guard case .publishing = state, var session, let connection else { throw notPublishing() }
+        let actions: [PublisherSession.Action]
+        switch tag.type {
+        case .audio: actions = session.sendMedia(.audio, timestamp: tag.timestamp, body: tag.body)
+        case .video: actions = session.sendMedia(.video, timestamp: tag.timestamp, body: tag.body)
+        case .scriptData:
+            guard let metadata = try? FLVMetadata(parsing: tag.body) else { return }  // only onMetaData is relayed
+            actions = session.sendMetadata(metadata.properties)
+        }
+        self.session = session
+        _ = try run(actions, on: connection)
+    }
+
+    /// Bytes queued for the network and not yet handed to the kernel.
+    public var queuedBytes: Int { connection?.queuedBytes ?? 0 }
+
+    /// Waits until the send queue holds fewer than `threshold` bytes.
+    public func waitForDrain(below threshold: Int) async throws(PublishError) {
+        guard let connection else { throw notPublishing() }
+        do {
+            try await connection.waitForDrain(below: threshold)
+        } catch {
+            throw fail(PublishError(.connectionLost, "the connection to the ingest was lost: \(error)"))
+        }
+    }
+
+    /// Unpublishes (`FCUnpublish`, `deleteStream`), flushes what is queued (bounded) and closes.
+    public func close(flushTimeout: Duration = .seconds(2)) async {
+        if var session, let connection, case .publishing = state {
+            for action in session.stop() {
+                if case .write(let bytes) = action { try? connection.write(bytes) }
+            }
+            self.session = session
+        }
+        if case .failed = state {} else { state = .closed }
+        readTask?.cancel()
+        await connection?.close(flushTimeout: flushTimeout)
+        readTask = nil
+        connection = nil
+    }
+
+    // MARK: - Driver
+
+    /// Runs the machine's actions; returns whether the publish was accepted.
+    private func run(_ actions: [PublisherSession.Action], on connection: AsyncConnection) throws(PublishError) -> Bool {
+        var published = false
+        for action in actions {
+            switch action {
+            case .write(let bytes):
+                do {
+                    try connection.write(bytes)
+                } catch {
+                    let reason = error.code == .bufferLimitExceeded
+                        ? PublishError(.timeout, "the network is not taking data: \(connection.queuedBytes) bytes "
+                                           + "are waiting to be sent to \(connection.endpoint)")
+                        : PublishError(error, secrets: [streamKey])
+                    throw fail(reason)
+                }
+            case .published:
+                published = true
+            case .failed(let error):
+                throw fail(PublishError(error, secrets: [streamKey]))
+            case .closed:
+                break
+            }
+        }
+        return published
+    }
+
+    private func readWithTimeout(_ connection: AsyncConnection, what: String) async throws(PublishError) -> [UInt8]? {
+        let timer = TimeoutFlag()
+        let scheduled = loop.schedule(after: options.responseTimeout) {
+            timer.fire()
+            Task { await connection.close(flushTimeout: .zero) }
+        }
+        defer { scheduled.cancel() }
+        do {
+            let bytes = try await connection.read()
+            if timer.hasFired { throw TransportError(.timeout, "") }
+            return bytes
+        } catch {
+            if timer.hasFired {
+                throw fail(PublishError(.timeout, "\(connection.endpoint) did not send \(what) within "
+                                            + "\(options.responseTimeout)"))
+            }
+            if let error = error as? TransportError { throw fail(PublishError(error, secrets: [streamKey])) }
+            throw fail(PublishError(.connectionLost, "reading from \(connection.endpoint) failed: \(error)"))
+        }
+    }
+
+    /// While publishing: answers pings, sends acknowledgements, and notices a server that ends the stream.
+    private func readUntilClosed() async {
+        while !Task.isCancelled, case .publishing = state, let connection {
+            let bytes: [UInt8]?
+            do {
+                bytes = try await connection.read()
+            } catch let error as TransportError {
+                _ = fail(PublishError(error, secrets: [streamKey]))
+                return
+            } catch {
+                _ = fail(PublishError(.connectionLost, "reading from the ingest failed: \(error)"))
+                return
+            }
+            guard case .publishing = state else { return }
+            guard let bytes else {
+                _ = fail(PublishError(.connectionLost, "the ingest closed the connection"))
+                return
+            }
+            guard var session else { return }
+            let actions = session.bytesReceived(bytes)
+            self.session = session
+            do {
+                _ = try run(actions, on: connection)
+            } catch {
+                return
+            }
+        }
+    }
+
+    private func notPublishing() -> PublishError {
+        if case .failed(let error) = state { return error }
+        return PublishError(.invalidState, "not publishing: call connect(to:) and publish(streamKey:) first")
+    }
+
+    private func fail(_ error: PublishError) -> PublishError {
+        if case .failed(let first) = state { return first }
+        state = .failed(error)
+        return error
+    }
+}

@@ -1,0 +1,128 @@
+import ByteIO
+
+/// Splits messages into chunks (RTMP §5.3).
+///
+/// For each chunk stream it remembers the previous message header and picks the smallest header type:
+/// fmt 0 for the first message, a new message stream id or a timestamp going backwards; fmt 1 when length or
+/// type changed; fmt 2 when only the timestamp delta changed; fmt 3 when the delta repeats too. Continuation
+/// chunks are fmt 3 and, when the header used an extended timestamp, repeat its 4 bytes (RTMP §5.3.1.3), as
+/// Flash, ffmpeg and nginx-rtmp expect.
+public struct ChunkEncoder: Sendable {
+    /// RTMP §5.4.1: the chunk size both ends start with.
+    public static let defaultChunkSize: UInt32 = 128
+    /// RTMP §5.4.1: the chunk size is 31 bits (the first bit must be zero).
+    public static let maximumChunkSize: UInt32 = 0x7FFF_FFFF
+    /// RTMP §5.3.1.2: timestamps (and deltas) at or above this value go into the extended timestamp field.
+    static let extendedTimestampMarker: UInt32 = 0xFF_FFFF
+    /// RTMP §5.3.1.2.2: the message length is a 24-bit field.
+    public static let maximumMessageLength = 0xFF_FFFF
+
+    private struct PreviousHeader: Sendable {
+        var timestamp: UInt32
+        var length: Int
+        var typeID: UInt8
+        var streamID: UInt32
+        /// The delta that a following fmt-3 message would repeat, or nil after a fmt-0 header (we never send
+        /// fmt 3 for a new message after fmt 0: implementations disagree on what delta that means).
+        var delta: UInt32?
+    }
+
+    private var previous: [UInt32: PreviousHeader] = [:]
+    /// The outgoing chunk size. Change it right after sending a Set Chunk Size message with the same value.
+    public private(set) var chunkSize: UInt32 = ChunkEncoder.defaultChunkSize
+
+    /// Creates an encoder with the default chunk size of 128.
+    public init() {}
+
+    /// Sets the outgoing chunk size, after a Set Chunk Size message announcing it has been encoded.
+    /// - Parameter size: 1...0x7FFFFFFF.
+    public mutating func setChunkSize(_ size: UInt32) {
+        precondition(size >= 1 && size <= ChunkEncoder.maximumChunkSize, "chunk size out of range (RTMP §5.4.1)")
+        chunkSize = size
+    }
+
+    /// Encodes one message as chunks.
+    /// - Parameter message: the message; its chunk stream id must be 2...65599 and its payload at most 16 MiB - 1.
+    /// - Returns: the chunk bytes.
+    public mutating func encode(_ message: RTMPMessage) -> [UInt8] {
+        var writer = ByteWriter(capacity: message.payload.count + 32)
+        encode(message, into: &writer)
+        return writer.bytes
+    }
+
+    /// Encodes one message as chunks, appending to a writer.
+    public mutating func encode(_ message: RTMPMessage, into writer: inout ByteWriter) {
+        let csid = message.chunkStreamID
+        precondition(csid >= ChunkStreamID.minimum && csid <= ChunkStreamID.maximum, "chunk stream id out of range")
+        precondition(message.payload.count <= ChunkEncoder.maximumMessageLength, "message longer than 24 bits")
+
+        let length = message.payload.count
+        let fmt: UInt8
+        let timestampField: UInt32
+        var delta: UInt32? = nil
+        if let last = previous[csid], last.streamID == message.streamID, message.timestamp >= last.timestamp {
+            let thisDelta = message.timestamp &- last.timestamp
+            delta = thisDelta
+            if last.length != length || last.typeID != message.typeID {
+                fmt = 1
+            } else if last.delta == thisDelta {
+                fmt = 3
+            } else {
+                fmt = 2
+            }
+            timestampField = thisDelta
+        } else {
+            fmt = 0
+            timestampField = message.timestamp
+        }
+        previous[csid] = PreviousHeader(timestamp: message.timestamp, length: length, typeID: message.typeID,
+                                        streamID: message.streamID, delta: delta)
+
+        let extended = timestampField >= ChunkEncoder.extendedTimestampMarker
+        let field24 = extended ? ChunkEncoder.extendedTimestampMarker : timestampField
+        writeBasicHeader(fmt: fmt, csid: csid, into: &writer)
+        switch fmt {
+        case 0:
+            writer.writeUInt24(field24)
+            writer.writeUInt24(UInt32(length))
+            writer.writeUInt8(message.typeID)
+            writer.writeUInt32LE(message.streamID)  // RTMP §5.3.1.2.1: little-endian
+        case 1:
+            writer.writeUInt24(field24)
+            writer.writeUInt24(UInt32(length))
+            writer.writeUInt8(message.typeID)
+        case 2:
+            writer.writeUInt24(field24)
+        default:
+            break
+        }
+        if extended { writer.writeUInt32(timestampField) }
+
+        let size = Int(chunkSize)
+        var offset = 0
+        repeat {
+            if offset > 0 {
+                writeBasicHeader(fmt: 3, csid: csid, into: &writer)
+                if extended { writer.writeUInt32(timestampField) }
+            }
+            let end = min(offset + size, length)
+            writer.writeBytes(message.payload[offset..<end])
+            offset = end
+        } while offset < length
+    }
+
+    /// RTMP §5.3.1.1: 1-byte form for ids 2...63, 2-byte for 64...319, 3-byte for 320...65599.
+    private func writeBasicHeader(fmt: UInt8, csid: UInt32, into writer: inout ByteWriter) {
+        if csid <= 63 {
+            writer.writeUInt8(fmt << 6 | UInt8(csid))
+        } else if csid <= 319 {
+            writer.writeUInt8(fmt << 6 | 0)
+            writer.writeUInt8(UInt8(csid - 64))
+        } else {
+            let value = csid - 64
+            writer.writeUInt8(fmt << 6 | 1)
+            writer.writeUInt8(UInt8(truncatingIfNeeded: value))  // low byte first (RTMP §5.3.1.1)
+            writer.writeUInt8(UInt8(truncatingIfNeeded: value >> 8))
+        }
+    }
+}

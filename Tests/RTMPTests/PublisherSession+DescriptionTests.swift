@@ -1,0 +1,18 @@
+import Testing
+@testable import RTMP
+
+struct SecretRedactionTests {
+    @Test func descriptionsNeverShowTheKey() throws {
+        var pair = SessionPair()
+        try pair.start()
+        let texts = ["\(pair.publisher.configuration)", String(reflecting: pair.publisher.configuration),
+                     "\(pair.publisher)"]
+            + pair.serverEvents.map { "\($0)" }
+            + pair.publisherEvents.map { "\($0)" }
+            + pair.publisher.sendMedia(.video, timestamp: 0, body: [1]).map { "\($0)" }
+        #expect(texts.contains { $0.contains("authorizePublish") })
+        for text in texts {
+            #expect(!text.contains("secret-key-123"), "\(text)")
+        }
+    }
+}

@@ -1,0 +1,218 @@
+import AMF
+import Testing
+@testable import RTMP
+
+/// The server machine driven by a scripted client (real client handshake, then hand-encoded commands), and by the
+/// publisher machine in `PublisherSessionTests`.
+struct ServerSessionTests {
+    /// A scripted client: handshakes with the server, then sends encoded messages and decodes the answers.
+    struct Client {
+        var server = ServerSession(time: 0, random: pseudoRandomBytes(1528, seed: 31))
+        var encoder = ChunkEncoder()
+        var decoder = ChunkDecoder()
+        var events: [ServerSession.Action] = []
+        var received: [RTMPMessage] = []
+
+        init() throws {
+            var handshake = ClientHandshake(time: 0, random: pseudoRandomBytes(1528, seed: 30))
+            var pending = handshake.start()
+            while !pending.isEmpty {
+                var reply: [UInt8] = []
+                for action in server.bytesReceived(pending) {
+                    guard case .write(let bytes) = action else { continue }
+                    reply += try handshake.receive(bytes).reply
+                }
+                pending = reply
+            }
+            precondition(handshake.isComplete)
+        }
+
+        mutating func send(_ messages: RTMPMessage...) throws {
+            var bytes: [UInt8] = []
+            for message in messages { bytes += encoder.encode(message) }
+            try deliver(server.bytesReceived(bytes))
+        }
+
+        mutating func deliver(_ actions: [ServerSession.Action]) throws {
+            for action in actions {
+                if case .write(let bytes) = action {
+                    received += try decodeAll([bytes], decoder: &decoder)
+                } else {
+                    events.append(action)
+                }
+            }
+        }
+
+        mutating func takeReceived() -> [RTMPMessage] {
+            defer { received.removeAll() }
+            return received
+        }
+
+        static func command(_ name: String, _ transactionID: Double, _ arguments: [AMF0Value] = [],
+                            object: AMF0Value = .null, streamID: UInt32 = 0) -> RTMPMessage {
+            CommandMessage(name: name, transactionID: transactionID, commandObject: object, arguments: arguments)
+                .message(chunkStreamID: streamID == 0 ? 3 : 8, streamID: streamID)
+        }
+
+        mutating func connect(app: String = "live") throws {
+            let object: AMF0Object = ["app": .string(app), "tcUrl": .string("rtmp://h/\(app)")]
+            try send(Self.command("connect", 1, object: .object(object)))
+        }
+    }
+
+    @Test func connectIsAnsweredLikeNginx() throws {
+        var client = try Client()
+        try client.connect()
+        #expect(client.events == [.connected(app: "live")])
+        let received = client.takeReceived()
+        let controls = received.compactMap { try? ProtocolControlMessage($0) }
+        #expect(controls == [
+            .windowAcknowledgementSize(5_000_000),
+            .setPeerBandwidth(windowSize: 5_000_000, limitType: .dynamic),
+            .setChunkSize(4096),
+        ])
+        let result = try CommandMessage(payload: try #require(received.last).payload)
+        #expect(result.name == "_result")
+        #expect(result.transactionID == 1)
+        #expect(result.commandObject["fmsVer"]?.stringValue != nil)
+        #expect(result.commandObject["capabilities"] == .number(31))
+        #expect(result.info?.code == "NetConnection.Connect.Success")
+        #expect(result.info?.level == "status")
+        #expect(result.arguments.first?["objectEncoding"] == .number(0))
+    }
+
+    @Test func playFlow() throws {
+        var client = try Client()
+        try client.connect(app: "app")
+        try client.send(Client.command("createStream", 2))
+        let created = try CommandMessage(payload: try #require(client.takeReceived().last).payload)
+        #expect(created.name == "_result")
+        #expect(created.transactionID == 2)
+        let streamID = try #require(created.arguments.first?.numberValue.map(UInt32.init))
+        try client.send(Client.command("getStreamLength", 3, [.string("show")]),    // unknown: ignored like nginx
+                        Client.command("play", 0, [.string("show"), .number(-2000)], streamID: streamID))
+        #expect(client.events.last == .play(app: "app", streamName: "show", streamID: streamID))
+        let received = client.takeReceived()
+        let controls = received.compactMap { try? ProtocolControlMessage($0) }
+        #expect(controls == [.userControl(.streamBegin(streamID: streamID))])
+        let statuses = received.filter { $0.type == .amf0Command }
+            .compactMap { try? CommandMessage(payload: $0.payload) }
+        #expect(statuses.map(\.name) == ["onStatus", "onStatus"])
+        #expect(statuses.map { $0.info?.code } == ["NetStream.Play.Reset", "NetStream.Play.Start"])
+        #expect(received.allSatisfy { $0.type != .amf0Command || $0.streamID == streamID })
+        let sampleAccess = try #require(received.first { $0.type == .amf0Data })
+        #expect(try DataMessage(payload: sampleAccess.payload).values.first == .string("|RtmpSampleAccess"))
+
+        // The driver answers with metadata and media.
+        try client.deliver(client.server.sendMetadata(["width": .number(640)], streamID: streamID))
+        try client.deliver(client.server.sendMedia(MediaMessage(kind: .video, timestamp: 0, streamID: streamID,
+                                                                body: [0x17, 0x00, 0, 0, 0])))
+        let frame = pseudoRandomBytes(10_000, seed: 3)
+        try client.deliver(client.server.sendMedia(MediaMessage(kind: .video, timestamp: 40, streamID: streamID,
+                                                                body: frame)))
+        try client.deliver(client.server.sendMedia(MediaMessage(kind: .audio, timestamp: 23, streamID: streamID,
+                                                                body: [0xAF, 0x01])))
+        let media = client.takeReceived()
+        #expect(try DataMessage(payload: media[0].payload).metadata == ["width": .number(640)])
+        #expect(media.dropFirst().map { MediaMessage(kind: MediaMessage.Kind(rawValue: $0.typeID)!,
+                                                      timestamp: $0.timestamp, streamID: $0.streamID,
+                                                      body: $0.payload) } == [
+            MediaMessage(kind: .video, timestamp: 0, streamID: streamID, body: [0x17, 0x00, 0, 0, 0]),
+            MediaMessage(kind: .video, timestamp: 40, streamID: streamID, body: frame),
+            MediaMessage(kind: .audio, timestamp: 23, streamID: streamID, body: [0xAF, 0x01]),
+        ])
+
+        // Media for a stream that is not playing is not sent.
+        #expect(client.server.sendMedia(MediaMessage(kind: .audio, timestamp: 0, streamID: 99, body: [1])) == [])
+
+        // The publisher goes away: Stream EOF and Play.Stop; then the player deletes its stream.
+        try client.deliver(client.server.endPlay(streamID: streamID))
+        let ended = client.takeReceived()
+        #expect(ended.compactMap { try? ProtocolControlMessage($0) } == [.userControl(.streamEOF(streamID: streamID))])
+        #expect(try CommandMessage(payload: try #require(ended.last).payload).info?.code == "NetStream.Play.Stop")
+        try client.send(Client.command("play", 0, [.string("show")], streamID: streamID))
+        try client.send(Client.command("deleteStream", 4, [.number(Double(streamID))]))
+        #expect(client.events.last == .playStopped(streamID: streamID))
+    }
+
+    @Test func mediaBeforeAuthorizationIsDropped() throws {
+        var client = try Client()
+        try client.connect()
+        try client.send(Client.command("createStream", 2))
+        try client.send(Client.command("publish", 3, [.string("k"), .string("live")], streamID: 1))
+        #expect(client.events.last == .authorizePublish(app: "live", streamName: "k"))
+        try client.send(RTMPMessage(chunkStreamID: 6, timestamp: 0, type: .video, streamID: 1, payload: [0x17]))
+        #expect(client.events.count == 2)
+        try client.deliver(client.server.authorization(allowed: true))
+        #expect(client.events.last == .publishStarted(streamID: 1))
+        try client.send(RTMPMessage(chunkStreamID: 6, timestamp: 5, type: .video, streamID: 1, payload: [0x17]))
+        #expect(client.events.last == .media(MediaMessage(kind: .video, timestamp: 5, streamID: 1, body: [0x17])))
+        try client.send(Client.command("closeStream", 0, streamID: 1))
+        #expect(client.events.last == .publishStopped(streamID: 1))
+    }
+
+    @Test func secondPublishWhileAuthorizingIsRefused() throws {
+        var client = try Client()
+        try client.connect()
+        _ = client.takeReceived()
+        try client.send(Client.command("publish", 3, [.string("a")], streamID: 1),
+                        Client.command("publish", 4, [.string("b")], streamID: 2))
+        #expect(client.events.filter { if case .authorizePublish = $0 { true } else { false } }.count == 1)
+        let refused = try CommandMessage(payload: try #require(client.takeReceived().last).payload)
+        #expect(refused.info?.isError == true)
+    }
+
+    @Test func amf3ConnectIsUnderstood() throws {
+        var client = try Client()
+        let connect = CommandMessage(name: "connect", transactionID: 1, commandObject: .object(["app": .string("x")]))
+        try client.send(RTMPMessage(chunkStreamID: 3, timestamp: 0, type: .amf3Command, streamID: 0,
+                                    payload: [0x00] + connect.payload))
+        #expect(client.events == [.connected(app: "x")])
+    }
+
+    @Test func commandBeforeConnectFails() throws {
+        var client = try Client()
+        try client.send(Client.command("createStream", 2))
+        guard case .failed(let error) = client.events.last else {
+            Issue.record("expected a failure, got \(client.events)")
+            return
+        }
+        #expect(error.code == .unexpectedMessage)
+    }
+
+    @Test func tooManyStreamsFails() throws {
+        var client = try Client()
+        try client.connect()
+        for transaction in 0..<ServerSession.maximumStreams {
+            try client.send(Client.command("createStream", Double(transaction + 2)))
+        }
+        #expect(!client.events.contains { if case .failed = $0 { true } else { false } })
+        try client.send(Client.command("createStream", 99))
+        guard case .failed(let error) = client.events.last else {
+            Issue.record("expected a failure, got \(client.events)")
+            return
+        }
+        #expect(error.code == .resourceLimitExceeded)
+    }
+
+    @Test func httpRequestIsATypedError() {
+        var server = ServerSession(random: pseudoRandomBytes(1528, seed: 1))
+        let actions = server.bytesReceived(Array("GET / HTTP/1.1\r\n".utf8))
+        guard case .failed(let error) = actions.last else {
+            Issue.record("expected a failure, got \(actions)")
+            return
+        }
+        #expect(error.code == .unsupportedVersion)
+        #expect(server.bytesReceived([3]) == [])
+    }
+
+    @Test func malformedChunkFromAClientFails() throws {
+        var client = try Client()
+        let actions = client.server.bytesReceived([0x43, 0, 0, 0, 0, 0, 1, 0x14, 0x00])  // fmt 1 with no fmt 0 before
+        guard case .failed(let error) = actions.last else {
+            Issue.record("expected a failure, got \(actions)")
+            return
+        }
+        #expect(error.code == .malformedChunk)
+    }
+}
