@@ -50,7 +50,7 @@ public struct BroadcastConfiguration: Sendable {
         self.duration = duration
         self.toneFrequency = toneFrequency
         self.x264 = x264
-        self.keyframeIntervalSeconds = keyframeIntervalSeconds
+        self.keyframeIntervalSeconds = min(max(keyframeIntervalSeconds, 1), 60)
         self.queuePolicy = queuePolicy
         self.backoff = backoff
     }

@@ -50,6 +50,11 @@ public actor BroadcastSession {
     private var framesEncoded = 0
     private var audioFramesEncoded = 0
     private var framesSkippedLate = 0
+    private var nextKeyframeMilliseconds: Int64 = 0
+
+    /// x264 counts frames, so skipped frames would stretch its keyframe cadence: the session forces keyframes on
+    /// the clock instead and leaves x264's own interval at the longest it accepts.
+    private static let encoderKeyframeIntervalSeconds = 60
 
     /// Creates a session: locks the encode size, opens the encoders and prepares the headers.
     /// - Parameters:
@@ -79,7 +84,7 @@ public actor BroadcastSession {
         compositor = PiPCompositor(configuration: configuration.pip)
         let videoConfiguration = VideoEncoderConfiguration(
             width: encodeSize.width, height: encodeSize.height, framesPerSecond: settings.fps,
-            bitrateKbps: settings.videoBitrateKbps, keyframeIntervalSeconds: configuration.keyframeIntervalSeconds)
+            bitrateKbps: settings.videoBitrateKbps, keyframeIntervalSeconds: Self.encoderKeyframeIntervalSeconds)
         let audioConfiguration = AudioEncoderConfiguration(sampleRate: 48_000, channels: 2,
                                                            bitrateKbps: settings.audioBitrateKbps)
         let video: X264Encoder
@@ -232,8 +237,12 @@ public actor BroadcastSession {
         if let camera, let cameraFrame = camera.frame(index: index, pts: pts) {
             compositor.cameraSlot.put(cameraFrame)
         }
-        if outputs.contains(where: { $0.takeKeyframeRequest() }) {
+        let milliseconds = Int64(index) * 1000 / Int64(fps)
+        // Every output is asked (each clears its own request), then keyframes follow the clock.
+        let requested = outputs.map { $0.takeKeyframeRequest() }.contains(true)
+        if requested || milliseconds >= nextKeyframeMilliseconds {
             videoEncoder.forceKeyframe()
+            nextKeyframeMilliseconds = milliseconds + Int64(configuration.keyframeIntervalSeconds) * 1000
         }
         guard let screenFrame = screen.frame(index: index, pts: pts) else {
             framesSkippedLate += 1
@@ -250,7 +259,6 @@ public actor BroadcastSession {
             return
         }
         let picture = compositor.composite(consume converted)
-        let milliseconds = Int64(index) * 1000 / Int64(fps)
         let packets: [EncodedVideoPacket]
         do {
             packets = try picture.withUnsafePlanes { planes in
