@@ -6,6 +6,8 @@ public enum CommandRegistry {
     public static let commands: [any Command] = [
         SettingsCommand(),
         CredentialsCommand(),
+        BroadcastCommand(),
+        DemoCommand(),
     ]
 }
 
