@@ -8,6 +8,8 @@ public struct BroadcastConfiguration: Sendable {
     public enum Camera: Sendable, Hashable {
         /// Media's camera test pattern.
         case testPattern
+        /// A YUV4MPEG2 file (8-bit 4:2:0), looped.
+        case y4m(path: String)
     }
 
     /// Quality, frame rate, bitrates, adaptive bitrate and PiP options.

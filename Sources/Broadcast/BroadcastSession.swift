@@ -34,8 +34,9 @@ public actor BroadcastSession {
     }
 
     private nonisolated let monitor = Mutex(Monitor())
+    private nonisolated let executor = MediaThreadExecutor(name: "stream-broadcast")
     private let screen: TestScreenSource
-    private let camera: TestCameraSource?
+    private let camera: (any CameraSource)?
     private let tone: TestToneSource
     private let converter: EncodeFrameConverter
     private let compositor: PiPCompositor
@@ -78,7 +79,14 @@ public actor BroadcastSession {
         self.outputs = outputs
         encodeSize = configuration.encodeSize
         screen = TestScreenSource(size: size)
-        camera = settings.pipEnabled ? TestCameraSource() : nil
+        if settings.pipEnabled {
+            switch configuration.camera {
+            case .testPattern: camera = TestCameraSource()
+            case .y4m(let path): camera = try Y4MCameraSource(path: path)
+            }
+        } else {
+            camera = nil
+        }
         tone = TestToneSource(frequency: configuration.toneFrequency)
         converter = EncodeFrameConverter(width: encodeSize.width, height: encodeSize.height)
         compositor = PiPCompositor(configuration: configuration.pip)
@@ -118,6 +126,13 @@ public actor BroadcastSession {
             }
         }
         monitor.withLock { $0.statistics.currentVideoBitrateKbps = settings.videoBitrateKbps }
+    }
+
+    /// The session's code runs on its own media thread (see `MediaThreadExecutor`), not on the shared pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    deinit {
+        executor.shutDown()
     }
 
     /// The current state (callable from anywhere, without waiting for the session).

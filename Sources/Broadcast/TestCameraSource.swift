@@ -2,7 +2,7 @@ import Media
 
 /// The "camera" of a broadcast that runs on any machine: Media's `CameraPattern` (green, a blue band on the left so
 /// mirroring shows, a sliding white stripe), 640×480 NV12 like a phone camera, from a bounded pool.
-public final class TestCameraSource {
+public final class TestCameraSource: CameraSource {
     /// The pattern drawn.
     public let pattern: CameraPattern
     private let pool: FramePool

@@ -92,12 +92,17 @@ struct BroadcastOptions {
                                     + "issue; use --source test")
         case let other: throw CLIError.usage("--source \(other) is not a source: use test or screen")
         }
-        let camera = arguments.value("camera") ?? "test"
-        if camera.hasPrefix("y4m:") {
-            throw CLIError.usage("--camera y4m:PATH is not available yet: the Y4M reader is not implemented; "
-                                    + "use --camera test")
-        } else if camera != "test" {
-            throw CLIError.usage("--camera \(camera) is not a camera: use test (devices come with the capture issue)")
+        let cameraText = arguments.value("camera") ?? "test"
+        let camera: BroadcastConfiguration.Camera
+        if cameraText.hasPrefix("y4m:") {
+            let path = String(cameraText.dropFirst("y4m:".count))
+            guard !path.isEmpty else { throw CLIError.usage("--camera y4m:PATH needs a file path") }
+            camera = .y4m(path: path)
+        } else if cameraText == "test" {
+            camera = .testPattern
+        } else {
+            throw CLIError.usage("--camera \(cameraText) is not a camera: use test or y4m:PATH (devices come with "
+                                    + "the capture issue)")
         }
         var duration = defaultDuration
         if let text = arguments.value("duration") {
@@ -114,7 +119,8 @@ struct BroadcastOptions {
             }
             screen = PixelSize(width: parts[0], height: parts[1])
         }
-        configuration = BroadcastConfiguration(settings: settings, screenSize: screen, duration: duration)
+        configuration = BroadcastConfiguration(settings: settings, screenSize: screen, camera: camera,
+                                               duration: duration)
         caFile = arguments.value("ca-file")
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw CLIError.usage("--ca-file \(caFile) cannot be read")

@@ -40,12 +40,16 @@ import Testing
         #expect(video.codecName == "h264")
         #expect(video.width == 1280 && video.height == 720)
         let fps = try #require(video.averageFrameRate)
-        #expect(abs(fps - 30) < 1.5, "average frame rate \(fps)")
+        // Frames skipped when the machine is too busy to keep real time lower the average; they are counted.
+        let expectedFPS = 30 * Double(statistics.framesEncoded) / 300
+        #expect(abs(fps - expectedFPS) < 1.5 && fps > 25,
+                "average frame rate \(fps), \(statistics.framesSkippedLate) frames skipped")
         let audio = try #require(report.audio)
         #expect(audio.codecName == "aac" && audio.sampleRate == 48_000)
 
         let packets = try MediaInspection.videoPackets(recording)
-        #expect((285...301).contains(packets.count), "\(packets.count) video packets")
+        #expect(statistics.framesEncoded + statistics.framesSkippedLate == 300)
+        #expect(abs(packets.count - statistics.framesEncoded) <= 1, "\(packets.count) video packets")
         let keyTimes = packets.filter(\.isKeyframe).map(\.time)
         let gaps = zip(keyTimes.dropFirst(), keyTimes).map { $0 - $1 }
         #expect(gaps.count >= 3 && gaps.allSatisfy { abs($0 - 2) < 0.1 },
@@ -73,7 +77,7 @@ import Testing
         let outside = frame.pixel(rect.x - 20, middle)
         #expect(!(outside.g > 150 && outside.r < 100 && outside.b < 100), "camera leaked outside: \(outside)")
 
-        #expect(statistics.framesComposited > 250)
+        #expect(statistics.framesComposited == statistics.framesEncoded)
         #expect(statistics.screenPool.allocations <= 3 && statistics.encodePool.allocations <= 4)
         #expect(statistics.cameraPool.allocations <= 3)
     }
@@ -83,7 +87,7 @@ import Testing
         let url = try #require(nginx.rtmpsURL)
         var settings = StreamSettings.defaults(for: .p480, frameRate: .fps24)
         settings.videoBitrateKbps = 500
-        let (final, _) = try await Self.broadcast(
+        let (final, statistics) = try await Self.broadcast(
             to: url, key: "tls", settings: settings, screen: PixelSize(width: 640, height: 360), seconds: 3,
             options: RTMPClient.Options(caFile: nginx.certificate?.certificateFile))
         nginx.stop()
@@ -92,7 +96,8 @@ import Testing
         let report = try ProbeReport.probe(recording)
         #expect(report.video?.codecName == "h264" && report.video?.width == 640 && report.video?.height == 360)
         #expect(report.audio?.codecName == "aac")
-        #expect((68...73).contains(report.video?.frameCount ?? 0), "\(String(describing: report.video?.frameCount))")
+        #expect(statistics.framesEncoded + statistics.framesSkippedLate == 72 && statistics.framesEncoded >= 54)
+        #expect(abs((report.video?.frameCount ?? 0) - statistics.framesEncoded) <= 1)
         #expect(try ProbeReport.decodeErrors(recording).isEmpty)
     }
 

@@ -29,7 +29,8 @@ import Testing
         #expect(run.output.contains("ended (duration reached)"))
         let report = try ProbeReport.probe(file)
         #expect(report.video?.codecName == "h264" && report.video?.width == 320 && report.video?.height == 180)
-        #expect((46...49).contains(report.video?.frameCount ?? 0), "\(String(describing: report.video?.frameCount))")
+        // 48 frames in real time; a busy machine skips (and counts) some rather than drift.
+        #expect((34...49).contains(report.video?.frameCount ?? 0), "\(String(describing: report.video?.frameCount))")
         #expect(report.audio?.codecName == "aac")
     }
 
@@ -59,7 +60,7 @@ import Testing
 
     @Test(arguments: [
         (["broadcast", "--source", "screen", "--record", "x.flv"], "--source screen is not available yet"),
-        (["broadcast", "--camera", "y4m:/tmp/none.y4m", "--record", "x.flv"], "Y4M"),
+        (["broadcast", "--camera", "usb0", "--record", "x.flv"], "--camera usb0 is not a camera"),
         (["broadcast", "--duration", "2"], "nothing to broadcast to"),
         (["broadcast", "--test-size", "12x12", "--record", "x.flv"], "--test-size"),
         (["broadcast", "--pip-corner", "middle", "--record", "x.flv"], "middle"),
@@ -69,6 +70,14 @@ import Testing
         let run = Self.stream(arguments, home: home)
         #expect(run.exitCode == 2)
         #expect(run.error.contains(message), "\(run.error)")
+    }
+
+    @Test func aMissingY4MCameraFileFailsWithItsPath() throws {
+        let home = try TemporaryDirectory()
+        let run = Self.stream(["broadcast", "--pip", "on", "--camera", "y4m:\(home.file("none.y4m"))", "--record",
+                               home.file("x.flv")] + Self.small, home: home)
+        #expect(run.exitCode == 1)
+        #expect(run.error.contains("none.y4m"), "\(run.error)")
     }
 
     @Test func demoRunsEndToEnd() throws {
@@ -84,6 +93,6 @@ import Testing
         let report = try ProbeReport.probe(path)
         #expect(report.video?.codecName == "h264" && report.video?.width == 640 && report.video?.height == 360)
         #expect(report.audio?.codecName == "aac")
-        #expect((86...91).contains(report.video?.frameCount ?? 0), "\(String(describing: report.video?.frameCount))")
+        #expect((63...91).contains(report.video?.frameCount ?? 0), "\(String(describing: report.video?.frameCount))")
     }
 }
