@@ -26,7 +26,7 @@ public struct BroadcastConfiguration: Sendable {
     public var x264: X264Options
     /// Seconds between keyframes (ingests ask for 2).
     public var keyframeIntervalSeconds: Int
-    /// Each output's send queue thresholds.
+    /// Each network output's send queue thresholds (recordings use `SendQueue.Policy.recording`).
     public var queuePolicy: SendQueue.Policy
     /// Each network output's reconnect schedule.
     public var backoff: ReconnectBackoff

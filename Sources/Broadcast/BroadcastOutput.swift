@@ -43,14 +43,16 @@ public final class BroadcastOutput: Sendable {
     /// Creates an output.
     /// - Parameters:
     ///   - sink: the connection or file.
-    ///   - policy: the send queue's drop thresholds.
+    ///   - policy: the send queue's drop thresholds (nil: OBS's 700/900 ms for a network sink,
+    ///     `SendQueue.Policy.recording` for a file).
     ///   - backoff: the reconnect schedule.
     ///   - sinkBufferLimit: bytes the sink may hold before the pump waits for it to drain (default 128 KiB).
-    public init(sink: any MediaSink, policy: SendQueue.Policy = SendQueue.Policy(),
+    public init(sink: any MediaSink, policy: SendQueue.Policy? = nil,
                 backoff: ReconnectBackoff = ReconnectBackoff(), sinkBufferLimit: Int = 128 * 1024) {
         self.sink = sink
         self.backoff = backoff
         self.sinkBufferLimit = max(4096, sinkBufferLimit)
+        let policy = policy ?? (sink.isNetwork ? SendQueue.Policy() : .recording)
         shared = Mutex(Shared(queue: SendQueue(policy: policy, startsAtKeyframe: true)))
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }

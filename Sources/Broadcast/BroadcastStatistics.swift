@@ -16,9 +16,9 @@ public struct BroadcastStatistics: Sendable, Hashable {
     public var audioFramesEncoded = 0
     /// Frames skipped because the pipeline fell behind real time.
     public var framesSkippedLate = 0
-    /// Video frames dropped by the outputs' send queues (summed over outputs).
+    /// Video frames dropped by an output's send queue (the most of any output).
     public var framesDroppedByQueue = 0
-    /// Audio frames dropped by the outputs' send queues.
+    /// Audio frames dropped by an output's send queue (the most of any output).
     public var audioFramesDroppedByQueue = 0
     /// The largest queue span among the outputs, in milliseconds of media.
     public var queueMilliseconds: Int64 = 0

@@ -19,6 +19,9 @@ public struct SendQueue: Sendable {
         /// Queued media span, after dropping non-keyframes, above which everything queued is dropped (OBS: 900 ms).
         public var hopelessAfterMilliseconds: Int64
 
+        /// For a local recording: the disk keeps up, so only a stalled writer (seconds) drops anything.
+        public static let recording = Policy(dropNonKeyframesAfterMilliseconds: 5000, hopelessAfterMilliseconds: 10_000)
+
         /// Creates a policy.
         /// - Parameters:
         ///   - dropNonKeyframesAfterMilliseconds: the non-keyframe threshold (default 700).

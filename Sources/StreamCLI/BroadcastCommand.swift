@@ -160,7 +160,8 @@ enum BroadcastRunner {
     static func run(configuration: BroadcastConfiguration, sinks: [any MediaSink],
                     context: CommandContext) throws -> Int32 {
         let outputs = sinks.map { sink in
-            BroadcastOutput(sink: sink, policy: configuration.queuePolicy, backoff: configuration.backoff)
+            BroadcastOutput(sink: sink, policy: sink.isNetwork ? configuration.queuePolicy : nil,
+                            backoff: configuration.backoff)
         }
         let session: BroadcastSession
         do {
