@@ -167,7 +167,8 @@ public actor BroadcastSession {
             let sentBytes = max(0, (status.bytesHanded - previous.handed) - (queued - previous.queued))
             lastSample[index] = (status.bytesHanded, queued)
             _ = controller.update(AdaptiveBitrate.Sample(
-                queueMilliseconds: status.queueMilliseconds, throughputKbps: Int(Double(sentBytes) * 8 / 1000 / seconds),
+                queueMilliseconds: status.queueMilliseconds,
+                throughputKbps: Int(Double(sentBytes) * 8 / 1000 / seconds),
                 audioKbps: configuration.settings.audioBitrateKbps))
             adaptive[index] = controller
             lowest = min(lowest ?? controller.currentKbps, controller.currentKbps)

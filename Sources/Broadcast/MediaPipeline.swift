@@ -5,7 +5,7 @@ import Foundation
 import Media
 import StreamCore
 
-/// The real-time half of a session: sources → compositor → encoders → FLV tags → outputs, on one dedicated thread.
+/// The real-time half of a session: sources → compositor → encoders → FLV tags → outputs, on its own thread.
 ///
 /// Rendering, compositing and encoding are blocking C calls of several milliseconds per frame, and their deadlines
 /// are hard: on the shared cooperative pool (one thread per core) anything else blocking the pool would make frames

@@ -34,7 +34,9 @@ public struct Y4MHeader: Sendable, Hashable {
             case "H": height = Int(value)
             case "F":
                 let parts = value.split(separator: ":").compactMap { Int($0) }
-                guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw Self.invalid("bad frame rate \(field)") }
+                guard parts.count == 2, parts[0] > 0, parts[1] > 0 else {
+                    throw Self.invalid("bad frame rate \(field)")
+                }
                 rate = (parts[0], parts[1])
             case "C":
                 guard value.hasPrefix("420"), !value.contains("p1"), !value.contains("p9") else {
