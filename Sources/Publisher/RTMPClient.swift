@@ -80,10 +80,8 @@ public actor RTMPClient {
             connection = try await AsyncConnection.connect(
                 host: url.host, port: url.port, tls: tls, timeout: options.connectTimeout,
                 writeBufferLimit: options.writeBufferLimit, loop: loop)
-        } catch let error as TransportError {
-            throw fail(PublishError(error, secrets: []))
         } catch {
-            throw fail(PublishError(.connectionLost, "connecting to \(url.host):\(url.port) failed: \(error)"))
+            throw fail(PublishError(error, secrets: []))
         }
         self.url = url
         state = .connected
@@ -207,7 +205,7 @@ public actor RTMPClient {
             Task { await connection.close(flushTimeout: .zero) }
         }
         defer { scheduled.cancel() }
-        do {
+        do throws(TransportError) {
             let bytes = try await connection.read()
             if timer.hasFired { throw TransportError(.timeout, "") }
             return bytes
@@ -216,8 +214,7 @@ public actor RTMPClient {
                 throw fail(PublishError(.timeout, "\(connection.endpoint) did not send \(what) within "
                                             + "\(options.responseTimeout)"))
             }
-            if let error = error as? TransportError { throw fail(PublishError(error, secrets: [streamKey])) }
-            throw fail(PublishError(.connectionLost, "reading from \(connection.endpoint) failed: \(error)"))
+            throw fail(PublishError(error, secrets: [streamKey]))
         }
     }
 
@@ -227,11 +224,8 @@ public actor RTMPClient {
             let bytes: [UInt8]?
             do {
                 bytes = try await connection.read()
-            } catch let error as TransportError {
-                _ = fail(PublishError(error, secrets: [streamKey]))
-                return
             } catch {
-                _ = fail(PublishError(.connectionLost, "reading from the ingest failed: \(error)"))
+                _ = fail(PublishError(error, secrets: [streamKey]))
                 return
             }
             guard case .publishing = state else { return }

@@ -57,6 +57,15 @@ final class InterruptSignal: Sendable {
         }
     }
 
+    /// Returns true once SIGINT or SIGTERM arrives, or false when `limit` passes first.
+    func wait(upTo limit: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while !hasFired && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: min(.milliseconds(50), deadline - ContinuousClock.now))
+        }
+        return hasFired
+    }
+
     private func fire() {
         let waiters = state.withLock { value -> [CheckedContinuation<Void, Never>] in
             value.count += 1

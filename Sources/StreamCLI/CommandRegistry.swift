@@ -6,6 +6,7 @@ public enum CommandRegistry {
     public static let commands: [any Command] = [
         SettingsCommand(),
         CredentialsCommand(),
+        ServeCommand(),
         BroadcastCommand(),
         DemoCommand(),
     ]

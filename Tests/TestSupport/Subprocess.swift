@@ -3,13 +3,13 @@ import Foundation
 /// Runs real programs (nginx, ffmpeg, ffprobe, openssl) for the integration tests.
 public struct Subprocess {
     /// What a finished program left behind.
-    public struct Result {
+    public struct Result: Sendable {
         public var status: Int32
         public var stdout: String
         public var stderr: String
     }
 
-    public struct Failure: Error, CustomStringConvertible {
+    public struct Failure: Error, Sendable, CustomStringConvertible {
         public var description: String
     }
 

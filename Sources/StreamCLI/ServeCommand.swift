@@ -1,0 +1,172 @@
+import Foundation
+import IngestServer
+import Transport
+
+/// `stream serve`: an RTMP/RTMPS ingest that relays each stream to players and records it.
+struct ServeCommand: Command {
+    let name = "serve"
+    let summary = "Run an RTMP/RTMPS ingest server: accept publishers, relay to players, record to FLV."
+    let discussion = """
+        Publishers (OBS, ffmpeg, `stream broadcast`) push to rtmp://HOST:PORT/APP with a stream key; players
+        (ffplay, ffmpeg, VLC) play rtmp://HOST:PORT/APP/KEY. A new player starts at the last keyframe. Each publish
+        is recorded as APP-TAG-TIME.flv, where TAG is a short one-way tag of the key: the key itself never appears
+        in file names or logs. Without --keys-file any key may publish, as with nginx-rtmp. Ctrl-C stops the
+        server and closes the recordings cleanly.
+        """
+    let options: [OptionSpec] = [
+        .value("listen", valueName: "HOST:PORT", help: "Plain RTMP address (default 127.0.0.1:1935; port 0 = any free)."),
+        .flag("no-plain", help: "Do not listen for plain RTMP (RTMPS only)."),
+        .value("tls-listen", valueName: "HOST:PORT", help: "Also listen for RTMPS here (needs --tls-cert and --tls-key)."),
+        .value("tls-cert", valueName: "FILE", help: "PEM certificate chain for RTMPS."),
+        .value("tls-key", valueName: "FILE", help: "PEM private key for RTMPS."),
+        .value("record-dir", valueName: "DIR", help: "Where recordings go (default $XDG_DATA_HOME/stream/recordings)."),
+        .flag("no-record", help: "Do not record."),
+        .value("keys-file", valueName: "FILE", help: "Allowed stream keys, one a line; others are refused."),
+        .value("max-connections", valueName: "N", help: "Most connections at once per listener (default 512)."),
+        .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
+    ]
+
+    func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+        try arguments.requireNoPositionals("serve")
+        let configuration = try makeConfiguration(arguments, context: context)
+        let duration = try arguments.value("duration").map { text -> Double in
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                throw CLIError.usage("--duration must be a positive number of seconds, not '\(text)'")
+            }
+            return seconds
+        }
+        let console = context.console
+        let server: RTMPServer
+        do {
+            server = try RTMPServer(configuration: configuration)
+        } catch {
+            throw CLIError.failure(error.description)
+        }
+        let interrupt = InterruptSignal()
+        let ports: RTMPServer.BoundPorts
+        do {
+            ports = try runBlocking { try await server.start() }
+        } catch {
+            server.stop()
+            throw CLIError.failure("\(error)")
+        }
+        let keyHint = configuration.allowedKeys == nil ? "any stream key" : "a key from the keys file"
+        if let port = ports.rtmp, let listen = configuration.listen {
+            console.print("Publish to rtmp://\(Self.urlHost(listen.host)):\(port)/live with \(keyHint)")
+        }
+        if let port = ports.rtmps, let listen = configuration.tlsListen {
+            console.print("Publish to rtmps://\(Self.urlHost(listen.host)):\(port)/live with \(keyHint)")
+        }
+        console.print("Play with: ffplay rtmp://HOST:PORT/live/KEY")
+        if let directory = configuration.recordDirectory {
+            console.print("Recordings go to \(directory)")
+        } else {
+            console.print("Not recording")
+        }
+        try runBlocking {
+            if let duration {
+                _ = await interrupt.wait(upTo: .milliseconds(Int(duration * 1000)))
+            } else {
+                await interrupt.wait()
+            }
+        }
+        server.stop()
+        console.print("Stopped")
+        return ExitCode.success
+    }
+
+    private func makeConfiguration(_ arguments: ParsedArguments,
+                                   context: CommandContext) throws -> RTMPServer.Configuration {
+        var configuration = RTMPServer.Configuration()
+        let console = context.console
+        configuration.onEvent = { event in console.print(Self.timestamp() + " " + event.description) }
+        configuration.listen = arguments.flag("no-plain")
+            ? nil : try Self.hostPort(arguments.value("listen") ?? "127.0.0.1:1935", flag: "--listen")
+        let certificate = arguments.value("tls-cert")
+        let key = arguments.value("tls-key")
+        if let tlsListen = arguments.value("tls-listen") {
+            guard let certificate, let key else {
+                throw CLIError.usage("--tls-listen needs --tls-cert FILE and --tls-key FILE")
+            }
+            for (flag, file) in [("--tls-cert", certificate), ("--tls-key", key)]
+            where !FileManager.default.isReadableFile(atPath: file) {
+                throw CLIError.usage("\(flag): cannot read \(file)")
+            }
+            let (host, port) = try Self.hostPort(tlsListen, flag: "--tls-listen")
+            configuration.tlsListen = (host, port, TLSServerConfiguration(certificateFile: certificate,
+                                                                          privateKeyFile: key))
+        } else if certificate != nil || key != nil {
+            throw CLIError.usage("--tls-cert and --tls-key need --tls-listen HOST:PORT")
+        }
+        if configuration.listen == nil && configuration.tlsListen == nil {
+            throw CLIError.usage("--no-plain needs --tls-listen: the server must listen somewhere")
+        }
+        if let file = arguments.value("keys-file") {
+            do {
+                configuration.allowedKeys = try KeyList(contentsOfFile: file)
+            } catch {
+                throw CLIError.usage("--keys-file: \(error.description)")
+            }
+        }
+        if let text = arguments.value("max-connections") {
+            guard let count = Int(text), (1...100_000).contains(count) else {
+                throw CLIError.usage("--max-connections must be a whole number from 1 to 100000, not '\(text)'")
+            }
+            configuration.maxConnections = count
+        }
+        if !arguments.flag("no-record") {
+            let directory = try arguments.value("record-dir") ?? Self.defaultRecordDirectory(context.environment)
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError.failure("cannot create the recording directory \(directory): "
+                                          + error.localizedDescription)
+            }
+            configuration.recordDirectory = (directory as NSString).standardizingPath
+        }
+        return configuration
+    }
+
+    /// Parses "HOST:PORT", "[v6]:PORT" or ":PORT" (all interfaces).
+    static func hostPort(_ text: String, flag: String) throws -> (host: String, port: Int) {
+        let host: Substring
+        let portText: Substring
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else { throw CLIError.usage("\(flag) must be HOST:PORT, not '\(text)'") }
+            portText = rest.dropFirst()
+        } else if let colon = text.lastIndex(of: ":") {
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        } else {
+            throw CLIError.usage("\(flag) must be HOST:PORT (e.g. 127.0.0.1:1935), not '\(text)'")
+        }
+        guard let port = Int(portText), (0...65535).contains(port) else {
+            throw CLIError.usage("\(flag): the port must be a number from 0 to 65535, not '\(portText)'")
+        }
+        let resolvedHost = host.isEmpty ? "0.0.0.0" : String(host)
+        return (resolvedHost, port)
+    }
+
+    static func defaultRecordDirectory(_ environment: [String: String]) throws -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return data + "/stream/recordings"
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw CLIError.failure("neither XDG_DATA_HOME nor HOME is set: pass --record-dir DIR or --no-record")
+        }
+        return home + "/.local/share/stream/recordings"
+    }
+
+    private static func urlHost(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+
+    private static func timestamp() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter.string(from: Date())
+    }
+}
