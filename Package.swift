@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "Media", targets: ["Media"]),
         .library(name: "Encoders", targets: ["Encoders"]),
         .library(name: "Broadcast", targets: ["Broadcast"]),
+        .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "AppLogic", targets: ["AppLogic"]),
         .executable(name: "stream", targets: ["stream"]),
     ],
     targets: [
@@ -34,7 +36,11 @@ let package = Package(
                        providers: [.apt(["libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
         .systemLibrary(name: "CYUV", path: "Sources/CYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb-shm",
-                       providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev"])]),
+                       providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev"])]),
+        // no pkgConfig: libpulse.pc adds -D_REENTRANT -pthread, which SwiftPM prohibits
+        .systemLibrary(name: "CPulse", path: "Sources/CPulse",
+                       providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
 
         // Foundation-only model shared by every layer and by the iOS app.
         .target(name: "StreamCore", swiftSettings: strict),
@@ -76,15 +82,34 @@ let package = Package(
                 dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher"],
                 swiftSettings: strict),
 
+        // Linux capture: X11 screen (xcb + MIT-SHM), PulseAudio inputs and system audio, V4L2 cameras, Y4M files.
+        .target(name: "Capture",
+                dependencies: [
+                    "StreamCore", "Media",
+                    .target(name: "CXCB", condition: .when(platforms: [.linux])),
+                    .target(name: "CPulse", condition: .when(platforms: [.linux])),
+                    .target(name: "CV4L2", condition: .when(platforms: [.linux])),
+                ],
+                swiftSettings: strict),
+
+        // Decisions of the iOS app and broadcast extension, kept out of the Apple-only shell so they are tested here.
+        .target(name: "AppLogic", dependencies: ["StreamCore"], swiftSettings: strict),
+
         // The command-line tool: a tested library and a one-file executable.
-        .target(name: "StreamCLI", dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV", "Broadcast"],
+        .target(name: "StreamCLI",
+                dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV", "Broadcast", "Capture"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
+        // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
+        .executableTarget(name: "stream-bench",
+                          dependencies: ["Media", "Encoders", "FLV", "Publisher", "IngestServer", "Broadcast",
+                                         "StreamCore"],
+                          path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
 
-        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"], swiftSettings: strict),
+        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteIOTests", dependencies: ["ByteIO"], swiftSettings: strict),
         .testTarget(name: "AMFTests", dependencies: ["AMF"], swiftSettings: strict),
         .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
@@ -94,10 +119,12 @@ let package = Package(
         .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
         .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "IngestServer", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI", "stream"], swiftSettings: strict),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic"], swiftSettings: strict),
+        .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI", "stream", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI",
-                                   "TestSupport"],
+                                   "TestSupport", "stream"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

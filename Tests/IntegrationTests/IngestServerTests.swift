@@ -54,7 +54,7 @@ import Transport
     func ffmpegPublishesAndPlaysWhileLiveAndTheRecordingIsClean(overTLS: Bool) async throws {
         let running = try await Self.start(tls: overTLS)
         defer { running.server.stop() }
-        let fixture = try MediaFixture.makeFLV(in: running.work, seconds: 4, size: "640x360", fps: 30, gop: 30)
+        let fixture = try MediaFixture.makeFLV(in: running.work, seconds: 6, size: "640x360", fps: 30, gop: 30)
         let scheme = overTLS ? "rtmps" : "rtmp"
         let port = try #require(overTLS ? running.ports.rtmps : running.ports.rtmp)
         let url = "\(scheme)://127.0.0.1:\(port)/live/ffmpeg-secret-key"
@@ -64,7 +64,13 @@ import Transport
             try Subprocess.run("ffmpeg", ["-v", "error", "-re", "-i", fixture, "-c", "copy", "-f", "flv", url],
                                timeout: 30)
         }.value
-        try await Task.sleep(for: .milliseconds(1500))
+        // Play once the publisher is live (and a keyframe has gone by), while it still has seconds to go.
+        let deadline = ContinuousClock.now + .seconds(15)
+        while !running.log.all.contains(where: { if case .publishStarted = $0 { true } else { false } })
+                && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(1200))
         let player = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-i", url, "-t", "2", "-c", "copy", published],
                                         timeout: 20)
         let push = try await publisher
@@ -80,7 +86,7 @@ import Transport
 
         let recording = try #require(try running.recordingFiles().first, "no recording: \(running.log.text)")
         let report = try ProbeReport.probe(recording)
-        #expect(report.video?.frameCount == 120)
+        #expect(report.video?.frameCount == 180)
         #expect(report.video?.width == 640 && report.video?.height == 360)
         #expect(report.audio?.sampleRate == 48000)
         #expect(try ProbeReport.decodeErrors(recording) == "")

@@ -1,0 +1,1 @@
+// Work in progress: replaced by the module's sources.

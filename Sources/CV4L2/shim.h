@@ -1,0 +1,6 @@
+#ifndef STREAM_CV4L2_SHIM_H
+#define STREAM_CV4L2_SHIM_H
+#include <linux/videodev2.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#endif

@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `stream serve` as a user runs it: the real executable, ffmpeg publishing to it.
+@Suite(.serialized) struct ServeCommandTests {
+    @Test func serveRecordsAPublishAndNeverPrintsTheKey() async throws {
+        let work = try TemporaryDirectory("serve")
+        let records = work.file("records")
+        let keys = work.file("keys.txt")
+        try "# allowed keys\nsuper-secret-serve-key\n".write(toFile: keys, atomically: true, encoding: .utf8)
+        let fixture = try MediaFixture.makeFLV(in: work, seconds: 2)
+        let port = try FreePort.next()
+
+        async let served = Task.detached {
+            try Subprocess.run(try StreamExecutable.url().path, [
+                "serve", "--listen", "127.0.0.1:\(port)", "--record-dir", records, "--keys-file", keys,
+                "--duration", "8",
+            ], timeout: 20)
+        }.value
+        try FreePort.waitUntilListening(port)
+        let push = try Subprocess.run("ffmpeg", [
+            "-v", "error", "-re", "-i", fixture, "-c", "copy", "-f", "flv",
+            "rtmp://127.0.0.1:\(port)/live/super-secret-serve-key",
+        ], timeout: 20)
+        let output = try await served
+
+        #expect(push.status == 0, "\(push.stderr)")
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("Publish to rtmp://127.0.0.1:\(port)/live"))
+        #expect(output.stdout.contains("Recordings go to \(records)"))
+        #expect(output.stdout.contains("publish started: live/#"))
+        #expect(!(output.stdout + output.stderr).contains("super-secret-serve-key"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: records).filter { $0.hasSuffix(".flv") }
+        let recording = try #require(files.first)
+        #expect(!recording.contains("super-secret-serve-key"))
+        #expect(try ProbeReport.probe("\(records)/\(recording)").video?.frameCount == 60)
+    }
+
+    @Test(arguments: [
+        (["serve", "--listen", "nonsense"], "--listen must be HOST:PORT"),
+        (["serve", "--listen", "127.0.0.1:70000"], "the port must be a number"),
+        (["serve", "--tls-listen", "127.0.0.1:0"], "--tls-listen needs --tls-cert"),
+        (["serve", "--keys-file", "/nonexistent/keys"], "cannot read the keys file"),
+        (["serve", "--duration", "-1"], "--duration must be a positive number"),
+        (["serve", "extra"], "serve"),
+    ])
+    func badArgumentsExitWithUsageErrors(arguments: [String], message: String) throws {
+        let result = try Subprocess.run(try StreamExecutable.url().path, arguments, timeout: 10)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+}
