@@ -169,9 +169,15 @@ final class MediaPipeline {
         let milliseconds = Int64(index) * 1000 / Int64(fps)
         // Every output is asked (each clears its own request), then keyframes follow the clock.
         let requested = outputs.map { $0.takeKeyframeRequest() }.contains(true)
-        if requested || milliseconds >= nextKeyframeMilliseconds {
+        let interval = Int64(configuration.keyframeIntervalSeconds) * 1000
+        if requested {
+            // A new connection starts here: the cadence restarts from this frame.
             videoEncoder.forceKeyframe()
-            nextKeyframeMilliseconds = milliseconds + Int64(configuration.keyframeIntervalSeconds) * 1000
+            nextKeyframeMilliseconds = milliseconds + interval
+        } else if milliseconds >= nextKeyframeMilliseconds {
+            // On the 2 s grid even when the frame on the grid point was skipped.
+            videoEncoder.forceKeyframe()
+            while nextKeyframeMilliseconds <= milliseconds { nextKeyframeMilliseconds += interval }
         }
         guard let screenFrame = screen.frame(index: index, pts: pts) else {
             counters.framesSkippedLate += 1
