@@ -13,7 +13,8 @@ public final class TestScreenSource {
     /// The rectangle filled with noise.
     public let noiseRect: PiPRect
     private let pool: FramePool
-    private var noiseRow: [UInt32]
+    private let noiseTexture: [UInt32]
+    private let noiseTextureWidth: Int
     private var random: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     /// Side of one noise block in pixels.
@@ -26,7 +27,9 @@ public final class TestScreenSource {
         pool = FramePool(format: .bgra, width: size.width, height: size.height, maxCount: 3)
         let top = size.height * 3 / 4
         noiseRect = PiPRect(x: 0, y: top, width: size.width / 2, height: size.height - top)
-        noiseRow = [UInt32](repeating: 0, count: max(noiseRect.width, 1))
+        noiseTextureWidth = noiseRect.width + 256
+        var seed = random
+        noiseTexture = Self.makeNoiseTexture(width: noiseTextureWidth, seed: &seed)
     }
 
     /// The pool's counters.
@@ -44,28 +47,50 @@ public final class TestScreenSource {
         let rect = noiseRect
         let block = Self.noiseBlockSize
         guard rect.width > 0, rect.height > 0 else { return }
+        // Each band of `block` rows is a row of the prepared texture, at a random row and a random horizontal
+        // offset: the picture changes unpredictably every frame for one `memcpy` per row.
+        let rows = Self.noiseTextureRows
+        let slack = noiseTextureWidth - rect.width
         frame.withUnsafeMutablePlanes { planes in
             let base = planes.baseAddress(ofPlane: 0)
             let stride = planes.stride(ofPlane: 0)
-            noiseRow.withUnsafeMutableBufferPointer { row in
-                guard let rowStart = row.baseAddress else { return }
+            noiseTexture.withUnsafeBufferPointer { texture in
+                guard let textureStart = texture.baseAddress else { return }
                 var y = 0
                 while y < rect.height {
-                    var x = 0
-                    while x < rect.width {
-                        let level = UInt32(truncatingIfNeeded: nextRandom() >> 56)
-                        let word = 0xFF00_0000 | level << 16 | level << 8 | level
-                        for offset in x..<min(x + block, rect.width) { row[offset] = word }
-                        x += block
-                    }
+                    let random = nextRandom()
+                    let row = Int(truncatingIfNeeded: random & UInt64(rows - 1))
+                    let offset = Int(truncatingIfNeeded: (random >> 16) % UInt64(slack / block + 1)) * block
+                    let source = textureStart + row * noiseTextureWidth + offset
                     for line in y..<min(y + block, rect.height) {
                         UnsafeMutableRawPointer(base + (rect.y + line) * stride + rect.x * 4)
-                            .assumingMemoryBound(to: UInt32.self).update(from: rowStart, count: rect.width)
+                            .assumingMemoryBound(to: UInt32.self).update(from: source, count: rect.width)
                     }
                     y += block
                 }
             }
         }
+    }
+
+    /// Rows of the noise texture (a power of two).
+    private static let noiseTextureRows = 256
+
+    /// Random grey blocks, `noiseTextureRows` rows of `noiseTextureWidth` pixels, made once.
+    private static func makeNoiseTexture(width: Int, seed: inout UInt64) -> [UInt32] {
+        var texture = [UInt32](repeating: 0, count: width * noiseTextureRows)
+        for row in 0..<noiseTextureRows {
+            var x = 0
+            while x < width {
+                seed ^= seed << 13
+                seed ^= seed >> 7
+                seed ^= seed << 17
+                let level = UInt32(truncatingIfNeeded: seed >> 56)
+                let word = 0xFF00_0000 | level << 16 | level << 8 | level
+                for offset in x..<min(x + noiseBlockSize, width) { texture[row * width + offset] = word }
+                x += noiseBlockSize
+            }
+        }
+        return texture
     }
 
     /// xorshift64: fast, deterministic, good enough for picture noise.
