@@ -193,6 +193,9 @@ public actor BroadcastSession {
             statistics.videoKbps = Int(Double(counters.videoBytes - previous.videoBytes) * 8 / 1000 / seconds)
             statistics.audioKbps = Int(Double(counters.audioBytes - previous.audioBytes) * 8 / 1000 / seconds)
             statistics.framesPerSecond = Double(counters.framesEncoded - previous.framesEncoded) / seconds
+            let frames = counters.framesEncoded - previous.framesEncoded
+            statistics.frameWorkMilliseconds = frames > 0
+                ? (counters.videoWorkSeconds - previous.videoWorkSeconds) * 1000 / Double(frames) : 0
         }
         statistics.framesEncoded = counters.framesEncoded
         statistics.audioFramesEncoded = counters.audioFramesEncoded

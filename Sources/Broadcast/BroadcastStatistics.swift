@@ -14,6 +14,10 @@ public struct BroadcastStatistics: Sendable, Hashable {
     public var framesEncoded = 0
     /// Audio frames (AAC packets) encoded since the start.
     public var audioFramesEncoded = 0
+    /// Average time to make one video frame (render, convert, composite, encode) over the last interval, in
+    /// milliseconds; near or above the frame interval (33 ms at 30 fps) the machine cannot keep up and frames are
+    /// skipped.
+    public var frameWorkMilliseconds: Double = 0
     /// Frames skipped because the pipeline fell behind real time.
     public var framesSkippedLate = 0
     /// Video frames dropped by an output's send queue (the most of any output).

@@ -121,7 +121,9 @@ final class MediaPipeline {
                     if let kbps = control.takeRequestedBitrate(), kbps != videoEncoder.configuration.bitrateKbps {
                         try? videoEncoder.setBitrate(kbps: kbps)
                     }
+                    let workStart = clock.now
                     try encodeVideo(index: videoIndex, fps: fps)
+                    counters.videoWorkSeconds += (clock.now - workStart) / .seconds(1)
                     videoIndex += 1
                     if let frameLimit, videoIndex >= frameLimit { videoDone = true }
                 }

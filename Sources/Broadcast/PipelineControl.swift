@@ -17,6 +17,8 @@ final class PipelineControl: Sendable {
         var encodePool = PoolStatistics()
         var cameraPool = PoolStatistics()
         var videoBitrateKbps = 0
+        /// Time spent producing video frames (render, convert, composite, encode), in seconds, since the start.
+        var videoWorkSeconds = 0.0
         /// Seconds since the media clock started (0 before).
         var elapsedSeconds = 0.0
     }

@@ -222,13 +222,13 @@ enum BroadcastRunner {
         }
     }
 
-    /// `live 00:12 | video 2480 kbps | audio 128 kbps | 30.0 fps | dropped 0 | queue 15 ms | reconnects 0`.
+    /// `live 00:12 | video 2480 kbps (target 2500) | audio 128 kbps | 30.0 fps (18 ms/frame) | dropped 0 | ...`.
     static func statusLine(_ state: BroadcastState, _ statistics: BroadcastStatistics) -> String {
         [
             "\(state) \(formatElapsed(statistics.elapsedSeconds))",
             "video \(statistics.videoKbps) kbps (target \(statistics.currentVideoBitrateKbps))",
             "audio \(statistics.audioKbps) kbps",
-            String(format: "%.1f fps", statistics.framesPerSecond),
+            String(format: "%.1f fps (%.0f ms/frame)", statistics.framesPerSecond, statistics.frameWorkMilliseconds),
             "dropped \(statistics.droppedFrames)",
             "queue \(statistics.queueMilliseconds) ms",
             "reconnects \(statistics.reconnects)",
