@@ -34,6 +34,8 @@ for entry in "${selected[@]}"; do
     [ -x "Fuzz/.build/debug/$target" ] || { echo "error: $target did not build" >&2; exit 1; }
 done
 
+# Swift's own crash handler would walk memory that ASan guards; let the trap reach libFuzzer directly.
+export SWIFT_BACKTRACE=enable=no
 summary=()
 failed=0
 for entry in "${selected[@]}"; do

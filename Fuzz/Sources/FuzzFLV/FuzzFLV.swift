@@ -44,8 +44,10 @@ private func read(_ pieces: [[UInt8]], maximumTagBodySize: Int,
         } catch {
             return (tags, true)
         }
-        // A partial tag is at most its 11-byte header, the body and the 4-byte size before the next header.
-        fuzzCheck(reader.bufferedByteCount <= max(13, 11 + maximumTagBodySize + 4),
+        // Pending is at most a file header with its padding, or a tag's 11-byte header, its body and the 4-byte
+        // PreviousTagSize before it.
+        let bound = max(Int(FLVFileHeader.maximumDataOffset) + 4, 4 + 11 + maximumTagBodySize)
+        fuzzCheck(reader.bufferedByteCount <= bound,
                   "\(reader.bufferedByteCount) bytes buffered")
     }
     return (tags, false)
