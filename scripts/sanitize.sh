@@ -22,7 +22,8 @@ case "$sanitizer" in
         if [ -f "$suppressions" ]; then export LSAN_OPTIONS="suppressions=$suppressions:${LSAN_OPTIONS:-}"; fi
         ;;
     thread)
-        export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}"
+        # Report every race (not just the first) and fail at exit (exitcode 66) if there was any.
+        export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=0:second_deadlock_stack=1}"
         if [ -f "$suppressions" ]; then export TSAN_OPTIONS="suppressions=$suppressions:$TSAN_OPTIONS"; fi
         ;;
 esac
