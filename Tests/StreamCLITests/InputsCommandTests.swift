@@ -5,7 +5,7 @@ import TestSupport
 
 /// `stream inputs` against a private PulseAudio daemon with null sinks.
 @Suite struct InputsCommandTests {
-    static func run(_ arguments: [String], server: String, in directory: TemporaryDirectory) -> RunResult {
+    static func run(_ arguments: [String], server: String, in directory: TemporaryConfigHome) -> RunResult {
         let capture = ConsoleCapture()
         var environment = directory.environment
         environment["PULSE_SERVER"] = server
@@ -17,7 +17,7 @@ import TestSupport
     @Test func listsMonitorsCamerasAndWarnsAboutAMissingSavedInput() throws {
         let daemon = try PulseAudioDaemon(sinks: [("speakers", 48_000), ("headphones", 44_100)])
         defer { daemon.stop() }
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let noCameras = directory.url.path
 
         let listed = Self.run(["--video-devices", noCameras], server: daemon.server, in: directory)
@@ -52,7 +52,7 @@ import TestSupport
     }
 
     @Test func unreachableServerFailsButStillListsCameras() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = Self.run(["--video-devices", directory.url.path], server: "unix:\(directory.url.path)/none",
                               in: directory)
         #expect(result.exitCode == 1)

@@ -1,0 +1,2 @@
+// Work in progress: the benchmark program arrives with the harness.
+print("stream-bench: not built yet")
