@@ -21,6 +21,10 @@ public protocol CameraSource: AnyObject {
     var height: Int { get }
     /// Nominal frames per second.
     var frameRate: Double { get }
+    /// Whether reads wait for the device's own clock (V4L2); otherwise the reader paces them at ``frameRate``.
+    var pacesItself: Bool { get }
+    /// The frame pool's counters (allocations, reuse, exhaustions).
+    var poolStatistics: PoolStatistics { get }
     /// Reads the next frame.
     /// - Parameter pts: the timestamp to give the frame, in nanoseconds on a monotonic clock.
     /// - Throws: ``CaptureError`` when the device or file fails.

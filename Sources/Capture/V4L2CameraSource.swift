@@ -95,6 +95,10 @@ public final class V4L2CameraSource: CameraSource {
     public var width: Int { format.width }
     /// Height of the frames in pixels.
     public var height: Int { format.height }
+    /// Pool counters (allocations, reuse, exhaustions).
+    public var poolStatistics: PoolStatistics { pool.statistics }
+    /// True: reads wait for the camera's next frame.
+    public var pacesItself: Bool { true }
 
     /// Waits for the next frame, converts it to I420 and returns the kernel buffer to the driver.
     /// - Throws: ``CaptureError`` when the camera stalls, is unplugged, or breaks the buffer protocol.

@@ -57,6 +57,8 @@ public final class Y4MCameraSource: CameraSource {
     public var height: Int { header.height }
     /// Frames per second from the header's `F` parameter.
     public var frameRate: Double { header.frameRate }
+    /// False: a file is read as fast as asked, so readers pace it at ``frameRate``.
+    public var pacesItself: Bool { false }
     /// Pool counters (allocations, reuse, exhaustions).
     public var poolStatistics: PoolStatistics { pool.statistics }
 
