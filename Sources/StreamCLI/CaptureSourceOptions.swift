@@ -1,0 +1,75 @@
+import Capture
+import StreamCore
+
+/// The capture options of `stream broadcast` (`--source`, `--display`, `--region`, `--camera`), parsed once so the
+/// broadcast command only has to open what they describe.
+struct CaptureSourceOptions: Equatable {
+    /// Where the broadcast's picture comes from.
+    enum Screen: Equatable {
+        /// The X11 screen (or a region of it).
+        case x11(X11ScreenSource.Options)
+        /// The moving test pattern (no display needed).
+        case testPattern
+    }
+
+    /// The picture source.
+    var screen: Screen
+    /// The PiP camera: `y4m:PATH` or a V4L2 device path; nil for the test pattern.
+    var camera: String?
+
+    /// The options to add to the broadcast command's `options`.
+    static let specs: [OptionSpec] = [
+        .value("source", valueName: "screen|test", help: "Picture source (default: screen when $DISPLAY is set)."),
+        .value("display", valueName: "NAME", help: "X display to capture (default $DISPLAY), e.g. :0."),
+        .value("region", valueName: "WxH+X+Y", help: "Capture only this rectangle of the screen."),
+        .flag("no-cursor", help: "Do not draw the pointer into the picture."),
+        .value("camera", valueName: "DEVICE|y4m:PATH", help: "PiP camera: /dev/videoN or a Y4M file or pipe."),
+    ]
+
+    /// Reads the options.
+    /// - Parameters:
+    ///   - arguments: the parsed command line.
+    ///   - environment: where `DISPLAY` is looked up.
+    /// - Throws: `CLIError.usage` for an unknown source or a malformed region.
+    init(_ arguments: ParsedArguments, environment: [String: String]) throws(CLIError) {
+        let display = arguments.value("display") ?? environment["DISPLAY"]
+        let hasDisplay = !(display ?? "").isEmpty
+        let source = arguments.value("source") ?? (hasDisplay ? "screen" : "test")
+        switch source {
+        case "screen":
+            var region: ScreenRegion?
+            if let text = arguments.value("region") {
+                guard let parsed = ScreenRegion(geometry: text) else {
+                    throw CLIError.usage("--region must look like 1280x720+0+0, not '\(text.prefix(40))'")
+                }
+                region = parsed
+            }
+            screen = .x11(X11ScreenSource.Options(display: display, region: region,
+                                                  drawsCursor: !arguments.flag("no-cursor")))
+        case "test":
+            screen = .testPattern
+        default:
+            throw CLIError.usage("--source must be 'screen' or 'test', not '\(source.prefix(40))'")
+        }
+        camera = arguments.value("camera")
+    }
+
+    /// Opens the audio the settings ask for: the saved input (or the default, with a warning) mixed with the
+    /// system audio when app audio is on, delivered into `queue` for the media loop to pull.
+    /// - Parameters:
+    ///   - settings: `audioInputID` and `includeAppAudio` are used.
+    ///   - server: the PulseAudio server (`$PULSE_SERVER`), nil for the default.
+    ///   - queue: where buffers of 1024 sample frames (one AAC frame) arrive.
+    ///   - warn: receives the fallback warning, if any.
+    /// - Throws: `CaptureError` when no input exists or the server is unreachable.
+    static func openAudio(settings: StreamSettings, server: String?, into queue: AudioBufferQueue,
+                          warn: (String) -> Void) throws(CaptureError) -> AudioCapture {
+        let inputs = try PulseAudioInputLister.list(server: server)
+        let plan = try AudioCapturePlan.make(savedInputID: settings.audioInputID,
+                                             includeAppAudio: settings.includeAppAudio, inputs: inputs)
+        if let warning = plan.warning { warn(warning) }
+        return try AudioCapture(plan: plan, options: .init(server: server, framesPerBuffer: 1024)) {
+            queue.push($0)
+        }
+    }
+}
