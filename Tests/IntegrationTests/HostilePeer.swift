@@ -1,0 +1,228 @@
+import AMF
+import RTMP
+import TestSupport
+
+/// Bytes a broken or hostile RTMP peer sends, built by hand where our own encoder would refuse to make them.
+enum HostileBytes {
+    /// A Set Chunk Size (RTMP §5.4.1) announcing `size`.
+    static func setChunkSize(_ size: UInt32) -> [UInt8] {
+        [
+            0x02,                    // fmt 0, chunk stream id 2
+            0x00, 0x00, 0x00,        // timestamp 0
+            0x00, 0x00, 0x04,        // message length 4
+            0x01,                    // type 1: Set Chunk Size
+            0x00, 0x00, 0x00, 0x00,  // message stream id 0
+        ] + bigEndian(size)
+    }
+
+    /// The header of a message announcing 0xFFFFFF bytes (16 MiB - 1, the most the 24-bit field allows).
+    static func hugeMessageHeader(typeID: UInt8) -> [UInt8] {
+        [
+            0x03,                    // fmt 0, chunk stream id 3
+            0x00, 0x00, 0x00,        // timestamp 0
+            0xFF, 0xFF, 0xFF,        // message length 16 777 215
+            typeID,                  // message type
+            0x00, 0x00, 0x00, 0x00,  // message stream id 0
+        ]
+    }
+
+    /// The start of a `length`-byte AMF0 command message on chunk stream 3, and `sent` bytes of its payload.
+    static func truncatedCommand(length: UInt32, sent: Int) -> [UInt8] {
+        [
+            0x03,                                // fmt 0, chunk stream id 3
+            0x00, 0x00, 0x00,                    // timestamp 0
+        ] + Array(bigEndian(length).dropFirst())  // message length (24 bits)
+            + [
+                0x14,                    // type 20: AMF0 command
+                0x00, 0x00, 0x00, 0x00,  // message stream id 0
+            ] + AMF0.encode([.string("_result"), .number(1)]) + [UInt8](repeating: 0x05, count: sent)
+    }
+
+    /// The payload of an AMF0 command whose command object nests `depth` objects.
+    static func deeplyNestedCommand(name: String, transactionID: Double, depth: Int) -> [UInt8] {
+        var payload = AMF0.encode([.string(name), .number(transactionID)])
+        payload.reserveCapacity(payload.count + depth * 7 + 1)
+        for _ in 0..<depth {
+            payload += [0x03, 0x00, 0x01, 0x61]  // object marker, then a property named "a" (length 1)
+        }
+        payload.append(0x05)  // null at the bottom
+        for _ in 0..<depth {
+            payload += [0x00, 0x00, 0x09]  // empty name + object end marker
+        }
+        return payload
+    }
+
+    /// Messages of types no RTMP peer should act on: unassigned ids, AMF3 and AMF0 shared objects, aggregate.
+    static func unknownTypeMessages(chunkStreamID: UInt32, streamID: UInt32 = 0) -> [RTMPMessage] {
+        [7, 10, 0x20, 0x7F, 0xFF, 16, 19].map { typeID in
+            RTMPMessage(chunkStreamID: chunkStreamID, timestamp: 0, typeID: typeID, streamID: streamID,
+                        payload: [UInt8](repeating: typeID, count: 40))
+        }
+    }
+
+    /// A Ping Request (RTMP §7.1.7) whose header timestamp is `timestamp` and whose payload carries `id`.
+    static func ping(id: UInt32, timestamp: UInt32, chunkStreamID: UInt32) -> RTMPMessage {
+        RTMPMessage(chunkStreamID: chunkStreamID, timestamp: timestamp, type: .userControl, streamID: 0,
+                    payload: UserControlEvent.pingRequest(timestamp: id).payload)
+    }
+
+    /// A fmt 2 chunk (RTMP §5.3.1.2.3) that repeats the previous message's length and type with a new timestamp
+    /// delta: after a header at 0xFFFFFF00 a delta of 0x200 wraps the timestamp past 2^32.
+    static func fmt2Chunk(chunkStreamID: UInt32, delta: UInt32, payload: [UInt8]) -> [UInt8] {
+        precondition(chunkStreamID >= 2 && chunkStreamID <= 63)
+        return [0x80 | UInt8(chunkStreamID)]  // fmt 2, chunk stream id
+            + Array(bigEndian(delta).dropFirst())  // timestamp delta (24 bits)
+            + payload
+    }
+
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
+         UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+    }
+
+    static func random(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in generator.next() }
+    }
+}
+
+/// Blocking RTMP steps for fake peers on a ``PeerThread``: handshakes, reading messages, and driving our own
+/// session machines for the parts that a test wants right.
+enum HostilePeer {
+    static let timeout: Double = 10
+
+    /// Plays the server's side of the handshake. Returns the bytes that came after C2.
+    static func serverHandshake(_ socket: RawSocket) throws -> [UInt8] {
+        var handshake = ServerHandshake(time: 0, random: HostileBytes.random(1528))
+        var remaining: [UInt8] = []
+        while !handshake.isComplete {
+            guard let bytes = try socket.read(timeout: timeout) else {
+                throw RawSocket.Failure(description: "client closed during the handshake")
+            }
+            let step = try handshake.receive(bytes)
+            if !step.reply.isEmpty { try socket.write(step.reply) }
+            remaining = step.remaining
+        }
+        return remaining
+    }
+
+    /// Plays the client's side of the handshake. Returns the bytes that came after S2.
+    static func clientHandshake(_ socket: RawSocket) throws -> [UInt8] {
+        var handshake = ClientHandshake(time: 0, random: HostileBytes.random(1528))
+        try socket.write(handshake.start())
+        var remaining: [UInt8] = []
+        while !handshake.isComplete {
+            guard let bytes = try socket.read(timeout: timeout) else {
+                throw RawSocket.Failure(description: "server closed during the handshake")
+            }
+            let step = try handshake.receive(bytes)
+            if !step.reply.isEmpty { try socket.write(step.reply) }
+            remaining = step.remaining
+        }
+        return remaining
+    }
+
+    /// Reads messages until one matches, feeding `decoder` (which may hold bytes already).
+    static func readMessage(_ socket: RawSocket, decoder: inout ChunkDecoder,
+                            where matches: (RTMPMessage) -> Bool) throws -> RTMPMessage {
+        while true {
+            while let message = try decoder.next() {
+                if matches(message) { return message }
+            }
+            guard let bytes = try socket.read(timeout: timeout) else {
+                throw RawSocket.Failure(description: "peer closed while we waited for a message")
+            }
+            decoder.append(bytes)
+        }
+    }
+
+    /// Whether `message` is the AMF0 command `name`.
+    static func isCommand(_ message: RTMPMessage, _ name: String) -> Bool {
+        message.type == .amf0Command && (try? CommandMessage(payload: message.payload))?.name == name
+    }
+
+    /// Client side: runs our ``PublisherSession`` over `socket` until the server accepts the publish.
+    static func publish(_ socket: RawSocket, key: String, app: String = "live", port: Int) throws -> PublisherSession {
+        var session = PublisherSession(configuration: .init(app: app, tcUrl: "rtmp://127.0.0.1:\(port)/\(app)",
+                                                            streamKey: key))
+        var actions = session.start(random: HostileBytes.random(1528))
+        while true {
+            for action in actions {
+                switch action {
+                case .write(let bytes): try socket.write(bytes)
+                case .published: return session
+                case .failed(let error): throw error
+                case .closed: throw RawSocket.Failure(description: "session closed")
+                }
+            }
+            guard let bytes = try socket.read(timeout: timeout) else {
+                throw RawSocket.Failure(description: "server closed before accepting the publish")
+            }
+            actions = session.bytesReceived(bytes)
+        }
+    }
+
+    /// Sends the writes of `actions`.
+    static func run(_ actions: [PublisherSession.Action], on socket: RawSocket) throws {
+        for case .write(let bytes) in actions { try socket.write(bytes) }
+    }
+}
+
+/// A fake ingest that answers with our own ``ServerSession`` (so the parts a test wants right are right) and
+/// also decodes everything the client sends, so a test can see messages the session handles silently (pongs).
+struct ScriptedIngest {
+    let socket: RawSocket
+    private var session = ServerSession(random: HostileBytes.random(1528))
+    private var observer = ChunkDecoder()
+    /// C0 + C1 + C2: what the session's handshake takes before the chunk stream starts.
+    private var handshakeBytesLeft = 1 + 1536 + 1536
+    /// The message stream id of the accepted publish.
+    private(set) var publishedStreamID: UInt32?
+
+    init(socket: RawSocket) {
+        self.socket = socket
+    }
+
+    /// Feeds bytes from the client: sends the session's answers (accepting any publish) and returns the
+    /// client's messages.
+    mutating func feed(_ bytes: [UInt8]) throws -> [RTMPMessage] {
+        var actions = session.bytesReceived(bytes)
+        while !actions.isEmpty {
+            var next: [ServerSession.Action] = []
+            for action in actions {
+                switch action {
+                case .write(let bytes): try socket.write(bytes)
+                case .authorizePublish: next += session.authorization(allowed: true)
+                case .publishStarted(let streamID): publishedStreamID = streamID
+                case .failed(let error): throw error
+                case .close: throw RawSocket.Failure(description: "session closed")
+                case .connected, .publishStopped, .play, .playStopped, .media, .metadata: break
+                }
+            }
+            actions = next
+        }
+        let skipped = min(handshakeBytesLeft, bytes.count)
+        handshakeBytesLeft -= skipped
+        observer.append(bytes[skipped...])
+        var messages: [RTMPMessage] = []
+        while let message = try observer.next() { messages.append(message) }
+        return messages
+    }
+
+    /// Reads and feeds until the client's publish is accepted.
+    mutating func acceptPublish() throws {
+        while publishedStreamID == nil {
+            guard let bytes = try socket.read(timeout: HostilePeer.timeout) else {
+                throw RawSocket.Failure(description: "client closed before publishing")
+            }
+            _ = try feed(bytes)
+        }
+    }
+
+    /// Reads and feeds until the client closes, handing each message to `observe`.
+    mutating func serveUntilClosed(timeout: Double = 20, observe: (RTMPMessage) throws -> Void = { _ in }) throws {
+        while let bytes = try socket.read(timeout: timeout) {
+            for message in try feed(bytes) { try observe(message) }
+        }
+    }
+}
