@@ -24,17 +24,18 @@ import Testing
 
         var testDescription: String { rawValue }
 
-        /// The error the client must report, and a word its description must contain.
-        var expected: (code: PublishError.Code, word: String) {
+        /// The error the client must report, and words one of which its description must contain.
+        var expected: (code: PublishError.Code, words: [String]) {
             switch self {
-            case .acceptsAndSendsNothing: (.timeout, "did not send")
-            case .garbageInsteadOfS0S1: (.protocolError, "version")
-            case .closesDuringTheHandshake: (.connectionLost, "closed")
-            case .garbageChunksAfterTheHandshake: (.protocolError, "malformed")
-            case .hugeSetChunkSize: (.protocolError, "chunk size")
-            case .sixteenMegabyteMessageLength: (.protocolError, "16777215")
-            case .deepAMFNestingInTheConnectResult: (.protocolError, "malformed")
-            case .closesMidChunk: (.connectionLost, "closed")
+            case .acceptsAndSendsNothing: (.timeout, ["did not send"])
+            case .garbageInsteadOfS0S1: (.protocolError, ["version"])
+            // Depending on timing the client sees end of stream or a reset (its write after our close).
+            case .closesDuringTheHandshake: (.connectionLost, ["closed", "reset"])
+            case .garbageChunksAfterTheHandshake: (.protocolError, ["malformed"])
+            case .hugeSetChunkSize: (.protocolError, ["chunk size"])
+            case .sixteenMegabyteMessageLength: (.protocolError, ["16777215"])
+            case .deepAMFNestingInTheConnectResult: (.protocolError, ["malformed"])
+            case .closesMidChunk: (.connectionLost, ["closed", "reset"])
             }
         }
 
@@ -109,15 +110,18 @@ import Testing
         await client.close()
         try await peer.finish()
         let residentGrowth = ProcessMemory.residentBytes - residentBefore
+        #expect(residentBefore > 0, "cannot read VmRSS")
 
-        let (code, word) = misbehaviour.expected
-        #expect(error?.code == code, "\(String(describing: error))")
-        #expect(error?.description.localizedCaseInsensitiveContains(word) == true, "\(String(describing: error))")
+        let (code, words) = misbehaviour.expected
+        let description = error?.description ?? ""
+        #expect(error?.code == code, "\(description)")
+        #expect(words.contains { description.localizedCaseInsensitiveContains($0) }, "\(description)")
         #expect(error?.description.contains(Self.key) == false)
         #expect(await client.state == .failed(try #require(error)))
         #expect(elapsed < .seconds(15), "took \(elapsed)")
         #expect(residentGrowth < 64 << 20, "RSS grew by \(residentGrowth >> 20) MB")
         print("hostile server \(misbehaviour): \(code) after \(elapsed), RSS +\(residentGrowth >> 10) kB, "
+              + "\(error?.description ?? ""), "
               + "peak RSS \(ProcessMemory.peakResidentBytes >> 20) MB")
     }
 
