@@ -106,9 +106,12 @@ public actor RTMPClient {
         while !published {
             let bytes = try await readWithTimeout(connection, what: "the ingest's answer to publish")
             guard let bytes else {
-                throw fail(PublishError(.connectionLost,
-                                        "\(url.host) closed the connection before accepting the publish; "
-                                            + "check the application name and the stream key"))
+                // The machine knows the phase, and so the right hint (not an RTMP server, wrong app, wrong key).
+                let phase = session.connectionClosed().lazy.compactMap { action -> String? in
+                    if case .failed(let error) = action { error.description } else { nil }
+                }.first ?? "RTMP session closed"
+                throw fail(PublishError(.connectionLost, "\(url.host) closed the connection before accepting the "
+                                            + "publish (\(phase))", secrets: [streamKey]))
             }
             published = try run(session.bytesReceived(bytes), on: connection)
         }
