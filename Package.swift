@@ -109,7 +109,7 @@ let package = Package(
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
 
-        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"], swiftSettings: strict),
+        .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteIOTests", dependencies: ["ByteIO"], swiftSettings: strict),
         .testTarget(name: "AMFTests", dependencies: ["AMF"], swiftSettings: strict),
         .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
