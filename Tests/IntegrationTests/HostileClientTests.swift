@@ -15,7 +15,9 @@ import Testing
         case hugeSetChunkSize
         case sixteenMegabyteMessageLength
         case deepAMFNestingInConnect
+        case manyMessagesInProgress
         case unknownMessageTypesAroundConnect
+        case playsAndNeverReads
         case closesMidChunkWhilePublishing
         case mediaTimestampsBackwardsAndWrapping
 
@@ -27,10 +29,14 @@ import Testing
             case .hugeSetChunkSize: "chunk size"
             case .sixteenMegabyteMessageLength: "16777215"
             case .deepAMFNestingInConnect: "malformed"
-            case .unknownMessageTypesAroundConnect, .closesMidChunkWhilePublishing,
+            case .manyMessagesInProgress: "in progress"
+            case .unknownMessageTypesAroundConnect, .playsAndNeverReads, .closesMidChunkWhilePublishing,
                  .mediaTimestampsBackwardsAndWrapping: nil
             }
         }
+
+        /// The stream a never-reading player asks for (the good publisher's, in the test that has one).
+        static let playedKey = "the-good-publisher"
 
         /// The stream key a publishing case uses.
         var key: String { "hostile-client-\(rawValue)" }
@@ -55,6 +61,30 @@ import Testing
                 let payload = HostileBytes.deeplyNestedCommand(name: "connect", transactionID: 1, depth: 100_000)
                 try socket.write(encoder.encode(RTMPMessage(chunkStreamID: 3, timestamp: 0, type: .amf0Command,
                                                             streamID: 0, payload: payload)))
+            case .manyMessagesInProgress:
+                _ = try HostilePeer.clientHandshake(socket)
+                try socket.write(HostileBytes.partialMessages(chunkStreams: 10..<60))
+            case .playsAndNeverReads:
+                var decoder = ChunkDecoder()
+                decoder.append(try HostilePeer.clientHandshake(socket))
+                var encoder = ChunkEncoder()
+                let connect = CommandMessage(name: "connect", transactionID: 1, commandObject: .object([
+                    "app": .string("live"), "tcUrl": .string("rtmp://127.0.0.1:\(port)/live"),
+                ]))
+                try socket.write(encoder.encode(connect.message())
+                                    + encoder.encode(CommandMessage(name: "createStream", transactionID: 2).message()))
+                let created = try HostilePeer.readMessage(socket, decoder: &decoder) {
+                    guard HostilePeer.isCommand($0, "_result") else { return false }
+                    return (try? CommandMessage(payload: $0.payload))?.transactionID == 2
+                }
+                let streamID = try CommandMessage(payload: created.payload).arguments.first?.numberValue ?? 1
+                let play = CommandMessage(name: "play", transactionID: 0, commandObject: .null,
+                                          arguments: [.string(Self.playedKey)])
+                try socket.write(encoder.encode(play.message(chunkStreamID: 8, streamID: UInt32(streamID))))
+                // Then it reads nothing for three seconds while the server has media for it.
+                Thread.sleep(forTimeInterval: 3)
+                socket.close()
+                return
             case .unknownMessageTypesAroundConnect:
                 var decoder = ChunkDecoder()
                 decoder.append(try HostilePeer.clientHandshake(socket))
@@ -164,7 +194,7 @@ import Testing
         defer { running.server.stop() }
         let port = try #require(running.ports.rtmp)
         let fixture = try MediaFixture.makeFLV(in: running.work, seconds: 4, size: "320x240", fps: 30, gop: 30)
-        let goodKey = "the-good-publisher"
+        let goodKey = Misbehaviour.playedKey
         let url = "rtmp://127.0.0.1:\(port)/live/\(goodKey)"
         let played = running.work.file("played.flv")
 
@@ -200,6 +230,38 @@ import Testing
                                      "\(running.log.text)")
         #expect(try ProbeReport.probe(recording).video?.frameCount == 120)
         #expect(try ProbeReport.decodeErrors(recording) == "")
+    }
+
+    @Test func connectionChurnLeavesNothingBehind() async throws {
+        let running = try await IngestServerTests.start()
+        defer { running.server.stop() }
+        let port = try #require(running.ports.rtmp)
+        let residentBefore = ProcessMemory.residentBytes
+        let churn = PeerThread("churn") {
+            for index in 0..<300 {
+                let socket = try RawSocket.connect(port: port)
+                switch index % 3 {
+                case 0: break                                                   // connect, close
+                case 1: try socket.write([3] + HostileBytes.random(700))       // half a C1
+                default: _ = try HostilePeer.clientHandshake(socket)            // a whole handshake
+                }
+                socket.close()
+            }
+        }
+        try await churn.finish()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while running.server.statistics.connections > 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(running.server.statistics.connections == 0)
+        let residentGrowth = ProcessMemory.residentBytes - residentBefore
+        #expect(residentGrowth < 64 << 20, "RSS grew by \(residentGrowth >> 20) MB")
+        print("connection churn: 300 connections, RSS +\(residentGrowth >> 10) kB")
+
+        let client = try RTMPClient(options: .init(connectTimeout: .seconds(5), responseTimeout: .seconds(5)))
+        try await client.connect(to: try IngestURL(parsing: "rtmp://127.0.0.1:\(port)/live"))
+        try await client.publish(streamKey: "after-the-churn")
+        await client.close()
     }
 
     @Test func manySilentConnectionsAreDroppedAndARealClientStillGetsThrough() async throws {

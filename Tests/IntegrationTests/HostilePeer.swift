@@ -38,6 +38,23 @@ enum HostileBytes {
             ] + AMF0.encode([.string("_result"), .number(1)]) + [UInt8](repeating: 0x05, count: sent)
     }
 
+    /// The first 128-byte chunk of a 1000-byte video message on each of `chunkStreams`: many messages in progress
+    /// at once, none ever finished.
+    static func partialMessages(chunkStreams: Range<UInt8>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for csid in chunkStreams {
+            precondition(csid >= 2 && csid <= 63)
+            bytes += [
+                csid,                    // fmt 0, chunk stream id
+                0x00, 0x00, 0x00,        // timestamp 0
+                0x00, 0x03, 0xE8,        // message length 1000
+                0x09,                    // type 9: video
+                0x00, 0x00, 0x00, 0x00,  // message stream id 0
+            ] + [UInt8](repeating: csid, count: 128)  // one chunk at the default chunk size of 128
+        }
+        return bytes
+    }
+
     /// The payload of an AMF0 command whose command object nests `depth` objects.
     static func deeplyNestedCommand(name: String, transactionID: Double, depth: Int) -> [UInt8] {
         var payload = AMF0.encode([.string(name), .number(transactionID)])
