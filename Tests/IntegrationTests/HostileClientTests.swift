@@ -106,7 +106,8 @@ import Testing
                 socket.shutdownWrite()
             case .closesMidChunkWhilePublishing:
                 var session = try HostilePeer.publish(socket, key: key, port: port)
-                try HostilePeer.run(session.sendMedia(.video, timestamp: 0, body: Self.keyframe(size: 2000)), on: socket)
+                try HostilePeer.run(session.sendMedia(.video, timestamp: 0, body: Self.keyframe(size: 2000)),
+                                    on: socket)
                 // Half of a 20 kB frame, then gone.
                 let frame = session.sendMedia(.video, timestamp: 33, body: Self.keyframe(size: 20_000))
                 guard case .write(let bytes) = frame.first else { throw RawSocket.Failure(description: "no bytes") }

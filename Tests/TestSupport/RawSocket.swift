@@ -86,7 +86,8 @@ public final class RawSocket: Sendable {
                 throw Failure(description: "send failed: errno \(error)")
             }
             guard try wait(for: Int16(POLLOUT), until: deadline) else {
-                throw Failure(description: "peer stopped reading: \(bytes.count - offset) bytes unsent", isTimeout: true)
+                throw Failure(description: "peer stopped reading: \(bytes.count - offset) bytes unsent",
+                              isTimeout: true)
             }
         }
     }
