@@ -16,6 +16,7 @@ import Testing
         case sixteenMegabyteMessageLength
         case deepAMFNestingInConnect
         case manyMessagesInProgress
+        case createsStreamsWithoutEnd
         case unknownMessageTypesAroundConnect
         case playsAndNeverReads
         case closesMidChunkWhilePublishing
@@ -30,6 +31,7 @@ import Testing
             case .sixteenMegabyteMessageLength: "16777215"
             case .deepAMFNestingInConnect: "malformed"
             case .manyMessagesInProgress: "in progress"
+            case .createsStreamsWithoutEnd: "streams"
             case .unknownMessageTypesAroundConnect, .playsAndNeverReads, .closesMidChunkWhilePublishing,
                  .mediaTimestampsBackwardsAndWrapping: nil
             }
@@ -64,6 +66,18 @@ import Testing
             case .manyMessagesInProgress:
                 _ = try HostilePeer.clientHandshake(socket)
                 try socket.write(HostileBytes.partialMessages(chunkStreams: 10..<60))
+            case .createsStreamsWithoutEnd:
+                _ = try HostilePeer.clientHandshake(socket)
+                var encoder = ChunkEncoder()
+                let connect = CommandMessage(name: "connect", transactionID: 1, commandObject: .object([
+                    "app": .string("live"), "tcUrl": .string("rtmp://127.0.0.1:\(port)/live"),
+                ]))
+                var bytes = encoder.encode(connect.message())
+                for transaction in 2..<1000 {
+                    bytes += encoder.encode(CommandMessage(name: "createStream",
+                                                           transactionID: Double(transaction)).message())
+                }
+                _ = try? socket.write(bytes, timeout: 5)  // the server may close before taking it all
             case .playsAndNeverReads:
                 var decoder = ChunkDecoder()
                 decoder.append(try HostilePeer.clientHandshake(socket))
@@ -231,6 +245,49 @@ import Testing
                                      "\(running.log.text)")
         #expect(try ProbeReport.probe(recording).video?.frameCount == 120)
         #expect(try ProbeReport.decodeErrors(recording) == "")
+    }
+
+    @Test func mixedUpSchemesAreToldApartAndTheServerKeepsServing() async throws {
+        let running = try await IngestServerTests.start(tls: true)
+        defer { running.server.stop() }
+        let plain = try #require(running.ports.rtmp)
+        let secure = try #require(running.ports.rtmps)
+
+        // rtmps:// to the plain port: the server sees a TLS hello, the client a TLS failure.
+        let tlsToPlain = try RTMPClient(options: .init(connectTimeout: .seconds(5), responseTimeout: .seconds(5)))
+        let tlsError = await #expect(throws: PublishError.self) {
+            try await tlsToPlain.connect(to: try IngestURL(parsing: "rtmps://127.0.0.1:\(plain)/live"))
+        }
+        // A server closing during the TLS handshake may also be a busy one (transient), so the code is not
+        // .tlsFailure; the message says what is likely wrong.
+        #expect(tlsError?.code == .connectionLost, "\(String(describing: tlsError))")
+        #expect(tlsError?.description.contains("is it a TLS server on that port?") == true,
+                "\(String(describing: tlsError))")
+        await tlsToPlain.close()
+
+        // rtmp:// to the TLS port: the server's TLS handshake fails, the client's RTMP handshake ends.
+        let plainToTLS = try RTMPClient(options: .init(connectTimeout: .seconds(5), responseTimeout: .seconds(3)))
+        try await plainToTLS.connect(to: try IngestURL(parsing: "rtmp://127.0.0.1:\(secure)/live"))
+        let plainError = await #expect(throws: PublishError.self) { try await plainToTLS.publish(streamKey: "x") }
+        #expect(plainError?.code != nil)
+        await plainToTLS.close()
+
+        let deadline = ContinuousClock.now + .seconds(10)
+        while running.log.all.filter({ if case .connectionFailed = $0 { true } else { false } }).count < 2
+                && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let reasons = running.log.all.compactMap { event -> String? in
+            if case .connectionFailed(_, let reason) = event { reason } else { nil }
+        }
+        #expect(reasons.contains { $0.contains("TLS hello") }, "\(running.log.text)")
+        #expect(reasons.contains { $0.contains("TLS") && !$0.contains("TLS hello") }, "\(running.log.text)")
+
+        let client = try RTMPClient(options: .init(caFile: running.certificate?.certificateFile,
+                                                   connectTimeout: .seconds(5)))
+        try await client.connect(to: try IngestURL(parsing: "rtmps://127.0.0.1:\(secure)/live"))
+        try await client.publish(streamKey: "after-the-mix-up")
+        await client.close()
     }
 
     @Test func connectionChurnLeavesNothingBehind() async throws {

@@ -20,6 +20,7 @@ import Testing
         case hugeSetChunkSize
         case sixteenMegabyteMessageLength
         case deepAMFNestingInTheConnectResult
+        case fourGigabyteStringInTheConnectResult
         case closesMidChunk
 
         var testDescription: String { rawValue }
@@ -35,6 +36,7 @@ import Testing
             case .hugeSetChunkSize: (.protocolError, ["chunk size"])
             case .sixteenMegabyteMessageLength: (.protocolError, ["16777215"])
             case .deepAMFNestingInTheConnectResult: (.protocolError, ["malformed"])
+            case .fourGigabyteStringInTheConnectResult: (.protocolError, ["malformed"])
             case .closesMidChunk: (.connectionLost, ["after connect", "reset"])
             }
         }
@@ -79,6 +81,16 @@ import Testing
                 let payload = HostileBytes.deeplyNestedCommand(name: "_result", transactionID: 1, depth: 100_000)
                 try socket.write(encoder.encode(RTMPMessage(chunkStreamID: connect.chunkStreamID, timestamp: 0,
                                                             type: .amf0Command, streamID: 0, payload: payload)))
+            case .fourGigabyteStringInTheConnectResult:
+                var decoder = ChunkDecoder()
+                decoder.append(try HostilePeer.serverHandshake(socket))
+                _ = try HostilePeer.readMessage(socket, decoder: &decoder) { HostilePeer.isCommand($0, "connect") }
+                var encoder = ChunkEncoder()
+                let payload = AMF0.encode([.string("_result"), .number(1)])
+                    + [0x0C, 0xFF, 0xFF, 0xFF, 0xFF]  // AMF0 long string marker, length 4 GiB - 1
+                    + [UInt8](repeating: 0x61, count: 64)
+                try socket.write(encoder.encode(RTMPMessage(chunkStreamID: 3, timestamp: 0, type: .amf0Command,
+                                                            streamID: 0, payload: payload)))
             case .closesMidChunk:
                 _ = try HostilePeer.serverHandshake(socket)
                 try socket.write(HostileBytes.truncatedCommand(length: 300, sent: 60))
@@ -123,6 +135,23 @@ import Testing
         print("hostile server \(misbehaviour): \(code) after \(elapsed), RSS +\(residentGrowth >> 10) kB, "
               + "\(error?.description ?? ""), "
               + "peak RSS \(ProcessMemory.peakResidentBytes >> 20) MB")
+    }
+
+    @Test func anRTMPServerAnsweringAnRTMPSClientIsATLSFailure() async throws {
+        let listener = try LoopbackListener()
+        let peer = PeerThread("plain-ingest") {
+            let socket = try listener.accept(timeout: 10)
+            _ = try socket.read(timeout: HostilePeer.timeout)  // the TLS ClientHello
+            try socket.write([3] + HostileBytes.random(1536))  // S0 S1, as a plain RTMP server answers
+            try socket.drainUntilClosed(timeout: 20)
+        }
+        let client = try RTMPClient(options: .init(connectTimeout: .seconds(5), responseTimeout: .seconds(5)))
+        let error = await #expect(throws: PublishError.self) {
+            try await client.connect(to: try IngestURL(parsing: "rtmps://127.0.0.1:\(listener.port)/live"))
+        }
+        #expect(error?.code == .tlsFailure, "\(String(describing: error))")
+        await client.close()
+        try await peer.finish()
     }
 
     @Test func unknownMessageTypesAreIgnoredBeforeAndAfterThePublish() async throws {
