@@ -84,11 +84,12 @@ import Testing
         let proxy = try ThrottlingProxy(targetPort: try #require(running.ports.rtmp))
         defer { proxy.stop() }
 
-        let client = try RTMPClient(options: .init(connectTimeout: .seconds(5), responseTimeout: .seconds(2),
+        // The response timeout also bounds each answer during the publish: not too short for a loaded machine.
+        let client = try RTMPClient(options: .init(connectTimeout: .seconds(5), responseTimeout: .seconds(4),
                                                    writeBufferLimit: 8 << 20))
         try await client.connect(to: try IngestURL(parsing: "rtmp://127.0.0.1:\(proxy.port)/live"))
         try await client.publish(streamKey: "stalled-link")
-        let stalled = SharedCounter()
+        let stalled = FaultCounter()
         let start = ContinuousClock.now
         // Media flows for half a second, then the link stalls; feeding stops once the client's own queue holds
         // bytes (the kernel's buffers on the way are full).
@@ -108,7 +109,7 @@ import Testing
         let waited = waitStart.duration(to: .now)
         #expect(failure?.code == .timeout, "\(String(describing: failure))")
         #expect(failure?.description.contains("stalled") == true, "\(String(describing: failure))")
-        #expect(waited < .seconds(15), "waited \(waited)")
+        #expect(waited < .seconds(20), "waited \(waited)")
         #expect(await client.state == .failed(try #require(failure)))
         // Later sends report the same failure instead of queueing.
         let later = await #expect(throws: PublishError.self) {
@@ -117,7 +118,7 @@ import Testing
         #expect(later == failure)
         await client.close(flushTimeout: .zero)
         print("stalled link: waitForDrain failed with \(failure?.code as Any) after \(waited) "
-              + "(responseTimeout 2 s, queue \(maxQueued) bytes)")
+              + "(responseTimeout 4 s, queue \(maxQueued) bytes)")
     }
 
     @Test func aSlowButMovingLinkIsNotTakenForAStall() async throws {
@@ -130,7 +131,7 @@ import Testing
         // The kernel takes bytes from the queue in batches of a third of its send buffer (up to 4 MB on
         // loopback): at 2 MB/s that is one batch every ~0.7 s, well within the timeout, while the whole drain
         // takes longer than the timeout.
-        let responseTimeout = Duration.seconds(2)
+        let responseTimeout = Duration.seconds(3)
         let client = try RTMPClient(options: .init(connectTimeout: .seconds(5), responseTimeout: responseTimeout,
                                                    writeBufferLimit: 32 << 20))
         try await client.connect(to: try IngestURL(parsing: "rtmp://127.0.0.1:\(proxy.port)/live"))

@@ -8,7 +8,7 @@ import Testing
     /// A sink server that counts what it receives.
     final class Sink: Sendable {
         let listener: LoopbackListener
-        let received = SharedCounter()
+        let received = FaultCounter()
         let thread: PeerThread
 
         init() throws {
@@ -27,7 +27,7 @@ import Testing
     }
 
     /// A client that writes as fast as the link takes, until `stop` is set.
-    static func flood(_ socket: RawSocket, until stop: SharedCounter) -> PeerThread {
+    static func flood(_ socket: RawSocket, until stop: FaultCounter) -> PeerThread {
         PeerThread("flood") {
             let block = [UInt8](repeating: 0x5A, count: 16 * 1024)
             while stop.value == 0 {
@@ -42,7 +42,7 @@ import Testing
         let proxy = try ThrottlingProxy(targetPort: sink.listener.port, bytesPerSecond: rate)
         defer { proxy.stop() }
         let client = try RawSocket.connect(port: proxy.port)
-        let stop = SharedCounter()
+        let stop = FaultCounter()
         let flood = Self.flood(client, until: stop)
 
         try await Task.sleep(for: .milliseconds(500))  // past the initial burst and buffer filling
@@ -65,7 +65,7 @@ import Testing
         let proxy = try ThrottlingProxy(targetPort: sink.listener.port)
         defer { proxy.stop() }
         let client = try RawSocket.connect(port: proxy.port)
-        let stop = SharedCounter()
+        let stop = FaultCounter()
         let flood = Self.flood(client, until: stop)
         try await Task.sleep(for: .milliseconds(300))
         #expect(sink.count > 0)
@@ -89,15 +89,4 @@ import Testing
         client.close()
         print("throttling proxy: \(stalledAt) bytes before the stall, none during, \(sink.count) after")
     }
-}
-
-/// An integer shared between a test and its peer threads.
-final class SharedCounter: Sendable {
-    private let storage = Atomic<Int>(0)
-
-    var value: Int { storage.load(ordering: .acquiring) }
-
-    func add(_ amount: Int) { storage.add(amount, ordering: .acquiringAndReleasing) }
-
-    func store(_ value: Int) { storage.store(value, ordering: .releasing) }
 }

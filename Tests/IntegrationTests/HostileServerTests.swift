@@ -159,7 +159,7 @@ import Testing
         let peer = PeerThread("fake-ingest-unknown-types") {
             let socket = try listener.accept(timeout: 10)
             var encoder = ChunkEncoder()
-            var ingest = ScriptedIngest(socket: socket)
+            var ingest = HostileIngest(socket: socket)
             // Right after S0 S1 S2, before the client has even sent C2, it gets messages of unknown types.
             _ = try ingest.feed(try socket.read(exactly: 1537, timeout: HostilePeer.timeout))
             var unknown: [UInt8] = []
@@ -192,7 +192,7 @@ import Testing
         let pongs = PongLog()
         let peer = PeerThread("fake-ingest-timestamps") {
             let socket = try listener.accept(timeout: 10)
-            var ingest = ScriptedIngest(socket: socket)
+            var ingest = HostileIngest(socket: socket)
             try ingest.acceptPublish()
             var encoder = ChunkEncoder()
             var bytes: [UInt8] = []
