@@ -47,7 +47,7 @@ import Testing
 
         try await Task.sleep(for: .milliseconds(500))  // past the initial burst and buffer filling
         let start = (ContinuousClock.now, sink.count)
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(for: .seconds(2))
         let end = (ContinuousClock.now, sink.count)
         stop.add(1)
         try await flood.finish()
