@@ -68,9 +68,9 @@ enum HostileBytes {
         return payload
     }
 
-    /// Messages of types no RTMP peer should act on: unassigned ids, AMF3 and AMF0 shared objects, aggregate.
+    /// Messages of types these peers do not act on: unassigned ids, AMF3 data, shared objects, aggregates.
     static func unknownTypeMessages(chunkStreamID: UInt32, streamID: UInt32 = 0) -> [RTMPMessage] {
-        [7, 10, 0x20, 0x7F, 0xFF, 16, 19].map { typeID in
+        [7, 10, 15, 16, 19, 22, 0x20, 0x7F, 0xFF].map { typeID in
             RTMPMessage(chunkStreamID: chunkStreamID, timestamp: 0, typeID: typeID, streamID: streamID,
                         payload: [UInt8](repeating: typeID, count: 40))
         }
