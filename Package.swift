@@ -93,7 +93,7 @@ let package = Package(
                 swiftSettings: strict),
 
         // Decisions of the iOS app and broadcast extension, kept out of the Apple-only shell so they are tested here.
-        .target(name: "AppLogic", dependencies: ["StreamCore"], swiftSettings: strict),
+        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "RTMP"], swiftSettings: strict),
 
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
