@@ -79,6 +79,40 @@ import Testing
         Case(arguments: ["serve", "--duration", "-1"], word: "--duration"),
         Case(arguments: ["serve", "--duration", "abc"], word: "--duration"),
         Case(arguments: ["serve", "--duration", "inf"], word: "--duration"),
+        // broadcast: the URL, the key, then every option with a wrong value (nothing is broadcast).
+        Case(arguments: ["broadcast", "rtmp://127.0.0.1:1/live", "rtmp://127.0.0.1:2/live"], word: "at most one URL"),
+        Case(arguments: ["broadcast", "not a url"], word: "URL"),
+        Case(arguments: ["broadcast", "http://127.0.0.1/live", "--key-stdin"], word: "rtmp", stdin: "k\n"),
+        Case(arguments: ["broadcast", "rtmp://127.0.0.1:1/live", "--key-stdin"], word: "standard input"),
+        Case(arguments: ["broadcast", "rtmp://127.0.0.1:1/live", "--key-stdin"], word: "stream key",
+             stdin: "a key with spaces\n"),
+        Case(arguments: ["broadcast", "--bogus"], word: "bogus"),
+        Case(arguments: ["broadcast", "--source", "webcam"], word: "not a source"),
+        Case(arguments: ["broadcast", "--duration", "-1"], word: "--duration"),
+        Case(arguments: ["broadcast", "--duration", "abc"], word: "--duration"),
+        Case(arguments: ["broadcast", "--duration", "1e9"], word: "--duration"),
+        Case(arguments: ["broadcast", "--quality", "4k"], word: "quality"),
+        Case(arguments: ["broadcast", "--fps", "61"], word: "fps"),
+        Case(arguments: ["broadcast", "--video-bitrate", "0"], word: "video-bitrate"),
+        Case(arguments: ["broadcast", "--audio-bitrate", "loud"], word: "audio-bitrate"),
+        Case(arguments: ["broadcast", "--adaptive-bitrate", "maybe"], word: "adaptive-bitrate"),
+        Case(arguments: ["broadcast", "--pip", "2"], word: "pip"),
+        Case(arguments: ["broadcast", "--pip-corner", "middle"], word: "pip-corner"),
+        Case(arguments: ["broadcast", "--pip-scale", "0.9"], word: "pip-scale"),
+        Case(arguments: ["broadcast", "--test-size", "10x10"], word: "--test-size"),
+        Case(arguments: ["broadcast", "--test-size", "big"], word: "--test-size"),
+        Case(arguments: ["broadcast", "--camera", "usb"], word: "not a camera"),
+        Case(arguments: ["broadcast", "--camera", "y4m:"], word: "y4m:PATH"),
+        Case(arguments: ["broadcast", "--camera-position", "side"], word: "camera-position"),
+        Case(arguments: ["broadcast", "--ca-file", "/nonexistent/ca.pem"], word: "--ca-file"),
+        Case(arguments: ["broadcast", "--record"], word: "record"),
+        // demo: the shared options, and its own.
+        Case(arguments: ["demo", "extra"], word: "demo"),
+        Case(arguments: ["demo", "--output"], word: "output"),
+        Case(arguments: ["demo", "--key-stdin"], word: "key-stdin"),
+        Case(arguments: ["demo", "--fps", "61"], word: "fps"),
+        Case(arguments: ["demo", "--duration", "abc"], word: "--duration"),
+        Case(arguments: ["demo", "--camera", "usb"], word: "not a camera"),
     ]
 
     @Test(arguments: cases)
@@ -96,6 +130,7 @@ import Testing
         #expect(run(["settings", "set", "pip-corner", "top-left"]).0 == 0)
         #expect(run(["credentials", "set", "rtmp://127.0.0.1:1935/live"], stdin: "the-stored-key\n").0 == 0)
         let before = try Self.snapshot(work.path)
+        let demoDirectoryExisted = FileManager.default.fileExists(atPath: "stream-demo")
 
         let (code, capture) = run(wrong.arguments, stdin: wrong.stdin)
         #expect(code == ExitCode.usage, "exit \(code): \(capture.error)")
@@ -103,6 +138,7 @@ import Testing
         #expect(capture.error.localizedCaseInsensitiveContains(wrong.word), "\(capture.error)")
         #expect(capture.output.isEmpty, "\(capture.output)")
         #expect(try Self.snapshot(work.path) == before, "the call changed files")
+        #expect(FileManager.default.fileExists(atPath: "stream-demo") == demoDirectoryExisted)
     }
 
     @Test func theExecutableExitsWithTwoOnAWrongValue() throws {

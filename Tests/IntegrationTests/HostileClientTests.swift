@@ -95,8 +95,8 @@ import Testing
                 let play = CommandMessage(name: "play", transactionID: 0, commandObject: .null,
                                           arguments: [.string(Self.playedKey)])
                 try socket.write(encoder.encode(play.message(chunkStreamID: 8, streamID: UInt32(streamID))))
-                // Then it reads nothing for three seconds while the server has media for it.
-                Thread.sleep(forTimeInterval: 3)
+                // Then it reads nothing for two seconds while the server has media for it.
+                Thread.sleep(forTimeInterval: 2)
                 socket.close()
                 return
             case .unknownMessageTypesAroundConnect:

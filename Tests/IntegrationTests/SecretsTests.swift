@@ -33,7 +33,8 @@ import Transport
     static let helpInvocations: [[String]] = [
         ["--help"], ["settings", "--help"], ["settings", "show", "--help"], ["settings", "set", "--help"],
         ["settings", "reset", "--help"], ["credentials", "--help"], ["credentials", "set", "--help"],
-        ["credentials", "show", "--help"], ["credentials", "clear", "--help"], ["serve", "--help"], ["--version"],
+        ["credentials", "show", "--help"], ["credentials", "clear", "--help"], ["serve", "--help"],
+        ["broadcast", "--help"], ["demo", "--help"], ["--version"],
     ]
 
     @Test func theKeyAppearsInNoOutputAndNoFileButTheCredentialsFile() async throws {
@@ -66,7 +67,7 @@ import Transport
         try "\(key)\n".write(toFile: keysFile, atomically: true, encoding: .utf8)
         let fixture = try MediaFixture.makeFLV(in: sandbox.work, seconds: 1, size: "320x240")
         async let served = Task.detached {
-            try sandbox.run(["serve", "--listen", "127.0.0.1:\(port)", "--keys-file", keysFile, "--duration", "5"])
+            try sandbox.run(["serve", "--listen", "127.0.0.1:\(port)", "--keys-file", keysFile, "--duration", "8"])
         }.value
         try FreePort.waitUntilListening(port)
         let push = try Subprocess.run("ffmpeg", ["-v", "error", "-i", fixture, "-c", "copy", "-f", "flv",
@@ -75,9 +76,17 @@ import Transport
         let refused = try Subprocess.run("ffmpeg", ["-v", "error", "-i", fixture, "-c", "copy", "-f", "flv",
                                                     "rtmp://127.0.0.1:\(port)/live/\(key)-wrong"], timeout: 20)
         #expect(refused.status != 0)
+        // Our own broadcaster with the key on stdin, then with the saved credentials, then to a closed port.
+        let small = ["--duration", "1", "--quality", "480", "--fps", "24", "--test-size", "320x180"]
+        try record(["broadcast", "rtmp://127.0.0.1:\(port)/live", "--key-stdin"] + small, stdin: key + "\n",
+                   expect: 0)
+        try record(["broadcast"] + small, expect: 0)
+        try record(["broadcast", "rtmp://127.0.0.1:\(try FreePort.next())/live", "--key-stdin"] + small,
+                   stdin: key + "\n", expect: 1)
         let serve = try await served
         #expect(serve.status == 0, "\(serve.stderr)")
         #expect(serve.stdout.contains("publish started") && serve.stdout.contains("publish refused"))
+        #expect(serve.stdout.components(separatedBy: "publish started").count == 4, "\(serve.stdout)")
         transcript.append(("serve", serve))
 
         for (command, result) in transcript {

@@ -11,14 +11,20 @@ public final class LoopbackListener: Sendable {
     private let descriptor: Atomic<Int32>
 
     /// Binds 127.0.0.1:0 and listens.
-    /// - Parameter receiveBufferSize: SO_RCVBUF inherited by accepted sockets (small values make a slow reader).
-    public init(backlog: Int32 = 128, receiveBufferSize: Int? = nil) throws {
+    /// - Parameters:
+    ///   - receiveBufferSize: SO_RCVBUF inherited by accepted sockets (small values make a slow reader).
+    ///   - maximumSegmentSize: TCP_MAXSEG announced to clients. Loopback's 64 kB segments make a peer's kernel
+    ///     size its send buffer in megabytes at once; an Ethernet-like 1460 keeps it to what a real link sees.
+    public init(backlog: Int32 = 128, receiveBufferSize: Int? = nil, maximumSegmentSize: Int? = nil) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw RawSocket.Failure(description: "socket() failed: errno \(errno)") }
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         if var size = receiveBufferSize.map(Int32.init) {
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if var segment = maximumSegmentSize.map(Int32.init) {
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_MAXSEG, &segment, socklen_t(MemoryLayout<Int32>.size))
         }
         var address = LoopbackAddress.make(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

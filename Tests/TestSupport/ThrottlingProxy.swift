@@ -35,10 +35,13 @@ public final class ThrottlingProxy: Sendable {
     ///   - bytesPerSecond: the client → server rate limit; nil for none.
     ///   - maxConnections: connections beyond this are closed at once.
     ///   - clientReceiveBuffer: SO_RCVBUF of the client-side sockets, so a stall backs up quickly.
+    ///   - clientSegmentSize: the TCP segment size announced to clients; Ethernet's 1460 by default, so that the
+    ///     client's kernel sizes its send buffer as on a real link (with loopback's 64 kB segments it takes
+    ///     megabytes at once, and a slow or stalled link shows only after those).
     public init(targetPort: Int, bytesPerSecond: Int? = nil, maxConnections: Int = 8,
-                clientReceiveBuffer: Int = 32 * 1024) throws {
+                clientReceiveBuffer: Int = 32 * 1024, clientSegmentSize: Int = 1460) throws {
         precondition(bytesPerSecond.map { $0 > 0 } ?? true, "the rate must be positive")
-        listener = try LoopbackListener(receiveBufferSize: clientReceiveBuffer)
+        listener = try LoopbackListener(receiveBufferSize: clientReceiveBuffer, maximumSegmentSize: clientSegmentSize)
         port = listener.port
         self.targetPort = targetPort
         self.maxConnections = maxConnections
