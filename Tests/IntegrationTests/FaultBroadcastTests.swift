@@ -91,45 +91,6 @@ import Testing
         #expect(try running.recordingFiles().count >= 2, "\(running.log.text)")
     }
 
-    @Test func onALinkSlowerThanTheBitrateAdaptiveBitrateLowersItAndDropsLess() async throws {
-        let running = try await IngestServerTests.start()
-        defer { running.server.stop() }
-        let port = try #require(running.ports.rtmp)
-        let linkRate = 80 * 1024  // 655 kbit/s, for 1500 kbit/s of video and 128 of audio
-        // Both sessions at once, each through its own slow link: one adapts, one does not.
-        var runs: [(adaptive: Bool, session: BroadcastSession, proxy: ThrottlingProxy)] = []
-        for adaptive in [true, false] {
-            let proxy = try ThrottlingProxy(targetPort: port, bytesPerSecond: linkRate)
-            var settings = StreamSettings.defaults(for: .p480, frameRate: .fps30)
-            settings.videoBitrateKbps = 1500
-            settings.adaptiveBitrate = adaptive
-            let sink = RTMPSink(url: IngestURL(scheme: .rtmp, host: "127.0.0.1", port: proxy.port, app: "live"),
-                                streamKey: "abr-\(adaptive)", options: .init(connectTimeout: .seconds(5)))
-            let session = try BroadcastSession(
-                configuration: BroadcastConfiguration(settings: settings,
-                                                      screenSize: PixelSize(width: 320, height: 180),
-                                                      duration: .seconds(10)),
-                outputs: [BroadcastOutput(sink: sink)])
-            runs.append((adaptive, session, proxy))
-        }
-        let sessions = runs.map(\.session)
-        let outcomes = await withTaskGroup(of: BroadcastState.self) { group in
-            for session in sessions { group.addTask { await session.run() } }
-            return await group.reduce(into: []) { $0.append($1) }
-        }
-        for run in runs { run.proxy.stop() }
-        #expect(outcomes.allSatisfy { $0 == .ended(.durationReached) }, "\(outcomes)")
-        let on = runs[0].session.statistics
-        let off = runs[1].session.statistics
-        print("slow link \(linkRate) B/s: ABR on ended at \(on.currentVideoBitrateKbps) kbps, dropped "
-              + "\(on.framesDroppedByQueue) frames; ABR off at \(off.currentVideoBitrateKbps) kbps, dropped "
-              + "\(off.framesDroppedByQueue)")
-        #expect(on.currentVideoBitrateKbps < 1500)
-        #expect(off.currentVideoBitrateKbps == 1500)
-        #expect(off.framesDroppedByQueue > 0)
-        #expect(on.framesDroppedByQueue < off.framesDroppedByQueue)
-    }
-
     static func isReconnecting(_ state: BroadcastState) -> Bool {
         if case .reconnecting = state { true } else { false }
     }
