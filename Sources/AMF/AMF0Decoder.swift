@@ -7,8 +7,30 @@ import ByteIO
 public struct AMF0Decoder: Sendable {
     /// The bounds in force.
     public let limits: AMF0Limits
-    private var references: [AMF0Value?] = []
+    private var references: [Remembered?] = []
     private var totalValues = 0
+    /// The deepest level reached so far inside the complex value being decoded, references counted at the depth
+    /// of what they stand for.
+    private var deepest = 0
+
+    /// A complex value kept for references, with its size once expanded: encoding writes a referenced value in
+    /// full, so a reference costs as much as its value (else a few bytes of nested references expand
+    /// exponentially in whoever walks or re-encodes the result).
+    private struct Remembered: Sendable {
+        var value: AMF0Value
+        /// Values it holds, itself included, references expanded.
+        var valueCount: Int
+        /// How many levels it nests below itself, references expanded.
+        var height: Int
+    }
+
+    /// Where a complex value began: the counters to measure it against once it is complete.
+    private struct Mark {
+        var slot: Int
+        var depth: Int
+        var valuesBefore: Int
+        var deepestOutside: Int
+    }
 
     /// Creates a decoder.
     public init(limits: AMF0Limits = .default) {
@@ -25,6 +47,7 @@ public struct AMF0Decoder: Sendable {
         let start = reader.readerIndex
         guard depth < limits.maxDepth else { throw AMF0Error(.tooDeep(limit: limits.maxDepth), at: start) }
         totalValues += 1
+        deepest = max(deepest, depth)
         guard totalValues <= limits.maxTotalValues else {
             throw AMF0Error(.tooManyElements(count: UInt32(clamping: totalValues), limit: limits.maxTotalValues),
                             at: start)
@@ -42,13 +65,13 @@ public struct AMF0Decoder: Sendable {
             let length = try need(reader.readUInt32(), start)
             return .string(try readUTF8(&reader, count: length, start: start))
         case AMF0Marker.object:
-            let slot = try reserveReference(start)
-            return fill(slot, .object(try decodeProperties(from: &reader, depth: depth, start: start)))
+            let mark = try reserveReference(start, depth: depth)
+            return fill(mark, .object(try decodeProperties(from: &reader, depth: depth, start: start)))
         case AMF0Marker.typedObject:
             let length = try need(reader.readUInt16(), start)
             _ = try readUTF8(&reader, count: UInt32(length), start: start)  // class name: not kept
-            let slot = try reserveReference(start)
-            return fill(slot, .object(try decodeProperties(from: &reader, depth: depth, start: start)))
+            let mark = try reserveReference(start, depth: depth)
+            return fill(mark, .object(try decodeProperties(from: &reader, depth: depth, start: start)))
         case AMF0Marker.null:
             return .null
         case AMF0Marker.undefined, AMF0Marker.unsupported:
@@ -56,15 +79,24 @@ public struct AMF0Decoder: Sendable {
         case AMF0Marker.reference:
             let index = try need(reader.readUInt16(), start)
             // A reference to an object still being decoded would be a cycle, which a value cannot hold.
-            guard Int(index) < references.count, let value = references[Int(index)] else {
+            guard Int(index) < references.count, let remembered = references[Int(index)] else {
                 throw AMF0Error(.badReference(index: index), at: start)
             }
-            return value
+            guard depth + remembered.height < limits.maxDepth else {
+                throw AMF0Error(.tooDeep(limit: limits.maxDepth), at: start)
+            }
+            totalValues += remembered.valueCount - 1
+            guard totalValues <= limits.maxTotalValues else {
+                throw AMF0Error(.tooManyElements(count: UInt32(clamping: totalValues), limit: limits.maxTotalValues),
+                                at: start)
+            }
+            deepest = max(deepest, depth + remembered.height)
+            return remembered.value
         case AMF0Marker.ecmaArray:
             // The count is only a hint (AMF0 §2.10): real encoders send wrong ones, so read to the object-end.
             _ = try need(reader.readUInt32(), start)
-            let slot = try reserveReference(start)
-            return fill(slot, .ecmaArray(try decodeProperties(from: &reader, depth: depth, start: start)))
+            let mark = try reserveReference(start, depth: depth)
+            return fill(mark, .ecmaArray(try decodeProperties(from: &reader, depth: depth, start: start)))
         case AMF0Marker.strictArray:
             let count = try need(reader.readUInt32(), start)
             guard count <= limits.maxCollectionCount else {
@@ -72,13 +104,13 @@ public struct AMF0Decoder: Sendable {
             }
             // Each element takes at least one byte: a count beyond what is left is a lie, not a reason to allocate.
             guard Int(count) <= reader.readableBytes else { throw AMF0Error(.truncated, at: start) }
-            let slot = try reserveReference(start)
+            let mark = try reserveReference(start, depth: depth)
             var elements: [AMF0Value] = []
             elements.reserveCapacity(Int(count))
             for _ in 0..<count {
                 elements.append(try decodeValue(from: &reader, depth: depth + 1))
             }
-            return fill(slot, .strictArray(elements))
+            return fill(mark, .strictArray(elements))
         case AMF0Marker.date:
             let milliseconds = try need(reader.readDouble(), start)
             let zone = try need(reader.readUInt16(), start)
@@ -114,16 +146,22 @@ public struct AMF0Decoder: Sendable {
     }
 
     /// Complex values are numbered in the order they begin (AMF0 §2.9), so the slot is taken before the body.
-    private mutating func reserveReference(_ start: Int) throws(AMF0Error) -> Int {
+    private mutating func reserveReference(_ start: Int, depth: Int) throws(AMF0Error) -> Mark {
         guard references.count < limits.maxReferences else {
             throw AMF0Error(.tooManyReferences(limit: limits.maxReferences), at: start)
         }
         references.append(nil)
-        return references.count - 1
+        // The value itself was counted already by decodeValue.
+        let mark = Mark(slot: references.count - 1, depth: depth, valuesBefore: totalValues - 1,
+                        deepestOutside: deepest)
+        deepest = depth
+        return mark
     }
 
-    private mutating func fill(_ slot: Int, _ value: AMF0Value) -> AMF0Value {
-        references[slot] = value
+    private mutating func fill(_ mark: Mark, _ value: AMF0Value) -> AMF0Value {
+        references[mark.slot] = Remembered(value: value, valueCount: totalValues - mark.valuesBefore,
+                                           height: deepest - mark.depth)
+        deepest = max(deepest, mark.deepestOutside)
         return value
     }
 

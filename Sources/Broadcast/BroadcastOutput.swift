@@ -21,6 +21,9 @@ public final class BroadcastOutput: Sendable {
         public var reconnects = 0
         /// Tag bytes handed to the sink since the start.
         public var bytesHanded = 0
+        /// Capture-to-socket latency of each video frame: from the instant the frame was captured (its place on
+        /// the session clock) to the moment its bytes were handed to the connection's send buffer.
+        public var latency = LatencyHistogram()
     }
 
     private struct Shared {
@@ -28,6 +31,7 @@ public final class BroadcastOutput: Sendable {
         var status = Status()
         var finishing = false
         var keyframeRequested = false
+        var clockOrigin: ContinuousClock.Instant?
     }
 
     /// Where the tags go.
@@ -65,6 +69,11 @@ public final class BroadcastOutput: Sendable {
             status.queueMilliseconds = value.queue.durationMilliseconds
             return status
         }
+    }
+
+    /// Sets the instant that tag timestamp 0 stands for on the session clock, so that latency can be measured.
+    public func setClockOrigin(_ origin: ContinuousClock.Instant) {
+        shared.withLock { $0.clockOrigin = origin }
     }
 
     /// Queues an encoded tag (never blocks; the queue drops by policy when the sink is too slow).
@@ -188,7 +197,11 @@ public final class BroadcastOutput: Sendable {
                 continue
             }
             var handed = 0
+            var latencies: [Int] = []
+            let origin = shared.withLock { $0.clockOrigin }
             for var tag in batch {
+                let captured = tag.type == .video && !tag.isSequenceHeader
+                    ? origin.map { $0 + .milliseconds(Int64(tag.timestamp)) } : nil
                 if tag.type != .scriptData && !tag.isSequenceHeader {
                     let origin = base ?? tag.timestamp
                     base = origin
@@ -199,8 +212,14 @@ public final class BroadcastOutput: Sendable {
                 }
                 try await sink.send(tag)
                 handed += tag.body.count
+                if let captured {
+                    latencies.append(Int((ContinuousClock.now - captured) / .milliseconds(1)))
+                }
             }
-            shared.withLock { $0.status.bytesHanded += handed }
+            shared.withLock { value in
+                value.status.bytesHanded += handed
+                for latency in latencies { value.status.latency.record(milliseconds: latency) }
+            }
             if await sink.queuedBytes > sinkBufferLimit {
                 try await sink.waitForDrain(below: sinkBufferLimit / 2)
             }

@@ -204,6 +204,8 @@ public actor BroadcastSession {
         statistics.audioFramesDroppedByQueue = statuses.map(\.queue.droppedAudioFrames).max() ?? 0
         statistics.queueMilliseconds = statuses.map(\.queueMilliseconds).max() ?? 0
         statistics.reconnects = statuses.map(\.reconnects).reduce(0, +)
+        statistics.latencyP50Milliseconds = statuses.compactMap { $0.latency.percentile(0.50) }.max()
+        statistics.latencyP99Milliseconds = statuses.compactMap { $0.latency.percentile(0.99) }.max()
         statistics.currentVideoBitrateKbps = counters.videoBitrateKbps
         statistics.screenPool = counters.screenPool
         statistics.encodePool = counters.encodePool

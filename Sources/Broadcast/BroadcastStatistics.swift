@@ -41,6 +41,10 @@ public struct BroadcastStatistics: Sendable, Hashable {
     public var cameraPool = PoolStatistics()
     /// Frames that got the camera picture drawn in.
     public var framesComposited = 0
+    /// Capture-to-socket latency of video frames, median, in milliseconds (the slowest output's), once known.
+    public var latencyP50Milliseconds: Int?
+    /// Capture-to-socket latency of video frames, 99th percentile, in milliseconds (the slowest output's).
+    public var latencyP99Milliseconds: Int?
 
     /// Creates zeroed statistics.
     public init() {}

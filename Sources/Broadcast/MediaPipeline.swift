@@ -86,6 +86,7 @@ final class MediaPipeline {
     func run(control: PipelineControl) {
         let clock = ContinuousClock()
         let start = clock.now
+        for output in outputs { output.setClockOrigin(start) }
         let fps = configuration.settings.fps
         let frameDuration = Duration.seconds(1) / fps
         let frameLimit = configuration.duration.map { Int(($0 / frameDuration).rounded(.up)) }

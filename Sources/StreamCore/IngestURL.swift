@@ -133,7 +133,10 @@ public struct IngestURL: Sendable, Equatable, CustomStringConvertible {
             } else {
                 throw IngestURLError(.invalidHost)
             }
-            guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+            // Brackets hold an IPv6 literal (RFC 3986 §3.2.2), which always has colons; without one the tcUrl
+            // would be written unbracketed and no longer parse.
+            guard host.contains(":"),
+                  host.allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == ":" || $0 == ".") }) else {
                 throw IngestURLError(.invalidHost)
             }
         } else {

@@ -218,6 +218,9 @@ public final class EventLoop: @unchecked Sendable {
         let all = sources.values
         sources.removeAll()
         for source in all { source.loopDidShutDown() }
+        // Timers never fire after shutdown; their closures hold connections, which hold this loop: drop them, or
+        // the loop and everything a pending timer reaches leak as a cycle (found by LeakSanitizer).
+        timers = TimerHeap()
         running = false
     }
 

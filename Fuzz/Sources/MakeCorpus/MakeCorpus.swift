@@ -1,0 +1,167 @@
+import AMF
+import FLV
+import Foundation
+import RTMP
+import StreamCore
+
+/// Writes the seed inputs of every fuzz target into `Corpus/<target>/`, made with the project's own encoders so
+/// that the fuzzers start from valid protocol bytes. Run from the Fuzz directory: `swift run MakeCorpus`.
+@main
+struct MakeCorpus {
+    static func main() throws {
+        let root = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Corpus")
+        let seeds: [(target: String, name: String, bytes: [UInt8])] =
+            amf0Seeds().map { ("FuzzAMF0", $0.0, $0.1) }
+            + chunkSeeds().map { ("FuzzChunkDecoder", $0.0, $0.1) }
+            + flvSeeds().map { ("FuzzFLV", $0.0, $0.1) }
+            + handshakeSeeds().map { ("FuzzServerHandshake", $0.0, $0.1) }
+            + sessionSeeds().map { ("FuzzServerSession", $0.0, $0.1) }
+            + settingsSeeds().map { ("FuzzSettings", $0.0, $0.1) }
+            + urlSeeds().map { ("FuzzIngestURL", $0.0, $0.1) }
+        for seed in seeds {
+            let directory = root.appendingPathComponent(seed.target)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(seed.bytes).write(to: directory.appendingPathComponent(seed.name))
+        }
+        print("wrote \(seeds.count) seeds under \(root.path)")
+    }
+
+    static let metadata: AMF0Object = [
+        "duration": .number(0), "width": .number(1280), "height": .number(720), "framerate": .number(30),
+        "videocodecid": .number(7), "audiocodecid": .number(10), "stereo": .boolean(true),
+        "encoder": .string("Stream"),
+    ]
+
+    static func amf0Seeds() -> [(String, [UInt8])] {
+        let connect = CommandMessage(
+            name: "connect", transactionID: 1,
+            commandObject: .object(["app": .string("live"), "tcUrl": .string("rtmp://127.0.0.1/live"),
+                                    "fpad": .boolean(false), "capabilities": .number(15)]))
+        // An object (reference slot 0), then a reference to it (marker 0x07, index 0), then the end.
+        let reference: [UInt8] = [0x03, 0x00, 0x01, 0x61, 0x05, 0x00, 0x00, 0x09, 0x07, 0x00, 0x00]
+        return [
+            ("connect", connect.payload),
+            ("metadata", DataMessage.setDataFrame(metadata).payload),
+            ("scalars", AMF0.encode([.number(-0.5), .boolean(true), .string("é"), .null, .undefined,
+                                     .date(millisecondsSince1970: 1.7e12, timeZoneMinutes: -60)])),
+            ("arrays", AMF0.encode([.strictArray([.number(1), .strictArray([.string("x")])]),
+                                    .ecmaArray(["k": .object(["n": .null])])])),
+            ("reference", reference),
+        ]
+    }
+
+    /// A publisher's side of a session after the handshake, answered by a real server machine.
+    static func publisherStream() -> [UInt8] {
+        let random = [UInt8](repeating: 0x5A, count: ClientHandshake.randomSize)
+        var client = PublisherSession(configuration: .init(app: "live", tcUrl: "rtmp://127.0.0.1/live",
+                                                           streamKey: "seed"))
+        var server = ServerSession(random: random)
+        var sent: [UInt8] = []
+        var toServer = writes(client.start(random: random))
+        for _ in 0..<8 {
+            sent += toServer
+            var toClient: [UInt8] = []
+            var pending = server.bytesReceived(toServer)[...]
+            while let action = pending.popFirst() {
+                if case .write(let bytes) = action { toClient += bytes }
+                if case .authorizePublish = action { pending.append(contentsOf: server.authorization(allowed: true)) }
+            }
+            toServer = writes(client.bytesReceived(toClient))
+        }
+        sent += toServer
+        sent += writes(client.sendMetadata(metadata))
+        let config = AudioSpecificConfig(sampleRate: 48_000, channelConfiguration: 2)
+        sent += writes(client.sendMedia(.audio, timestamp: 0, body: FLVAudioTagBody.sequenceHeader(config).encode()))
+        sent += writes(client.sendMedia(.video, timestamp: 0, body: videoSequenceHeader().encode()))
+        let frame = FLVVideoTagBody.frame([0, 0, 0, 3, 0x65, 0x88, 0x84], isKeyFrame: true, compositionTime: 33)
+        sent += writes(client.sendMedia(.video, timestamp: 0x00FF_FFFF, body: frame.encode()))
+        sent += writes(client.stop())
+        // Drop C0+C1+C2: the session target supplies its own handshake.
+        return Array(sent.dropFirst(1 + 2 * 1536))
+    }
+
+    static func writes(_ actions: [PublisherSession.Action]) -> [UInt8] {
+        actions.flatMap { action -> [UInt8] in
+            if case .write(let bytes) = action { return bytes }
+            return []
+        }
+    }
+
+    static func videoSequenceHeader() -> FLVVideoTagBody {
+        // A 1280x720 High profile SPS and a PPS, as x264 writes them.
+        let sps: [UInt8] = [0x67, 0x64, 0x00, 0x1F, 0xAC, 0xD9, 0x40, 0x50, 0x05, 0xBB, 0x01, 0x10, 0x00, 0x00, 0x03,
+                            0x00, 0x10, 0x00, 0x00, 0x03, 0x03, 0xC0, 0xF1, 0x83, 0x19, 0x60]
+        let pps: [UInt8] = [0x68, 0xEB, 0xE3, 0xCB, 0x22, 0xC0]
+        // Both are well within the avcC limits, so the record always builds.
+        let record = (try? AVCDecoderConfigurationRecord(sps: sps, pps: pps))
+        return FLVVideoTagBody(frameType: .keyFrame, packetType: .sequenceHeader, data: record?.encode() ?? [])
+    }
+
+    static func chunkSeeds() -> [(String, [UInt8])] {
+        let stream = publisherStream()
+        var encoder = ChunkEncoder()
+        let extended = encoder.encode(RTMPMessage(chunkStreamID: 70, timestamp: 0xFFFF_FFF0, typeID: 9, streamID: 1,
+                                                  payload: [UInt8](repeating: 7, count: 300)))
+        // Steering: [0] limits, [1] piece sizes, [2...3] announced chunk size (0: none).
+        return [
+            ("publisher", [0, 0, 0, 0] + stream),
+            ("publisher-small-limits-chunk-64", [1, 3, 0, 64] + stream),
+            ("extended-timestamp-csid-70", [0, 1, 0, 0] + extended),
+        ]
+    }
+
+    static func flvSeeds() -> [(String, [UInt8])] {
+        var writer = FLVWriter()
+        var file = writer.encodeHeader()
+        let config = AudioSpecificConfig(sampleRate: 44_100, channelConfiguration: 1)
+        let tags = [
+            FLVTag(metadata: FLVMetadata(duration: 1, width: 640, height: 360, frameRate: 25, videoCodecID: 7,
+                                         audioCodecID: 10, encoder: "Stream")),
+            FLVTag(video: videoSequenceHeader(), timestamp: 0),
+            FLVTag(audio: .sequenceHeader(config), timestamp: 0),
+            FLVTag(video: .frame([0, 0, 0, 2, 0x65, 0x88], isKeyFrame: true), timestamp: 40),
+            FLVTag(audio: .frame([0x21, 0x10, 0x04]), timestamp: 23),
+            FLVTag(video: .endOfSequence, timestamp: 80),
+        ]
+        for tag in tags {
+            file += (try? writer.encode(tag)) ?? []
+        }
+        // Steering: [0] bit 0 file header, bit 1 small tag limit; [1] piece sizes.
+        return [
+            ("file", [1, 0] + file),
+            ("file-pieces", [3, 5] + file),
+            ("avcC", [0, 0] + videoSequenceHeader().data),
+            ("asc", [0, 0] + config.encode()),
+        ]
+    }
+
+    static func handshakeSeeds() -> [(String, [UInt8])] {
+        var client = ClientHandshake(time: 1, random: [UInt8](repeating: 0x33, count: ClientHandshake.randomSize))
+        let c0c1 = client.start()
+        // Steering: [0] piece sizes. C2 here is just C1 again; the server accepts any C2.
+        return [
+            ("digest-c0c1c2-connect", [7] + c0c1 + c0c1.dropFirst() + [0x03, 0, 0, 0]),
+            ("plain-c0c1", [0] + [3] + [UInt8](repeating: 0, count: 1536)),
+        ]
+    }
+
+    static func sessionSeeds() -> [(String, [UInt8])] {
+        let stream = publisherStream()
+        return [("publisher", [0] + stream), ("publisher-pieces", [5] + stream)]
+    }
+
+    static func settingsSeeds() -> [(String, [UInt8])] {
+        var custom = StreamSettings.defaults(for: .p1080, frameRate: .fps60)
+        custom.audioInputID = "bluetooth-1"
+        return [
+            ("defaults", Array(SettingsStore.encode(StreamSettings()))),
+            ("custom", Array(SettingsStore.encode(custom))),
+            ("odd", Array(#"{"quality":"4k","fps":-1,"pipScale":1e308,"pipCorner":7,"audioInputID":""}"#.utf8)),
+        ]
+    }
+
+    static func urlSeeds() -> [(String, [UInt8])] {
+        ["rtmp://127.0.0.1/live", "rtmps://live.restream.io:443/live/", "RTMP://[::1]:1936/app/inst?x=1",
+         "rtmp://host/a/b"].enumerated().map { ("url-\($0.offset)", Array($0.element.utf8)) }
+    }
+}
