@@ -26,10 +26,6 @@ public struct BroadcastConfiguration: Sendable {
     public var x264: X264Options
     /// Seconds between keyframes (ingests ask for 2).
     public var keyframeIntervalSeconds: Int
-    /// Each network output's send queue thresholds (recordings use `SendQueue.Policy.recording`).
-    public var queuePolicy: SendQueue.Policy
-    /// Each network output's reconnect schedule.
-    public var backoff: ReconnectBackoff
 
     /// Creates a configuration.
     /// - Parameters:
@@ -40,12 +36,9 @@ public struct BroadcastConfiguration: Sendable {
     ///   - toneFrequency: the tone in hertz (default 440).
     ///   - x264: encoder options (default veryfast, zerolatency).
     ///   - keyframeIntervalSeconds: keyframe spacing (default 2).
-    ///   - queuePolicy: send queue thresholds (default 700/900 ms).
-    ///   - backoff: reconnect schedule (default 1 s doubling to 30 s, 10 attempts).
     public init(settings: StreamSettings, screenSize: PixelSize = PixelSize(width: 1920, height: 1080),
                 camera: Camera = .testPattern, duration: Duration? = nil, toneFrequency: Double = 440,
-                x264: X264Options = X264Options(), keyframeIntervalSeconds: Int = 2,
-                queuePolicy: SendQueue.Policy = SendQueue.Policy(), backoff: ReconnectBackoff = ReconnectBackoff()) {
+                x264: X264Options = X264Options(), keyframeIntervalSeconds: Int = 2) {
         self.settings = settings
         self.screenSize = screenSize
         self.camera = camera
@@ -53,8 +46,6 @@ public struct BroadcastConfiguration: Sendable {
         self.toneFrequency = toneFrequency
         self.x264 = x264
         self.keyframeIntervalSeconds = min(max(keyframeIntervalSeconds, 1), 60)
-        self.queuePolicy = queuePolicy
-        self.backoff = backoff
     }
 
     /// The encode size, locked from the screen's size and the quality.

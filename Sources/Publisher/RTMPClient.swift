@@ -17,7 +17,8 @@ public actor RTMPClient {
         public var caFile: String?
         /// Bound on DNS + TCP connect + TLS handshake.
         public var connectTimeout: Duration
-        /// Bound on each server answer during the RTMP handshake, connect and publish.
+        /// Bound on each server answer during the RTMP handshake, connect and publish, and on a send queue from
+        /// which not one byte leaves while ``RTMPClient/waitForDrain(below:)`` waits (a stalled network).
         public var responseTimeout: Duration
         /// The most bytes that may wait in the send queue; past it `send` throws.
         public var writeBufferLimit: Int
@@ -53,6 +54,9 @@ public actor RTMPClient {
     private var session: PublisherSession?
     private var streamKey = ""
     private var readTask: Task<Void, Never>?
+    /// Bytes handed to the connection, and whether a wait for the queue to drain found the network stalled.
+    private let written = WriteCounter()
+    private let stalled = TimeoutFlag()
 
     /// Creates a client.
     /// - Parameters:
@@ -106,9 +110,12 @@ public actor RTMPClient {
         while !published {
             let bytes = try await readWithTimeout(connection, what: "the ingest's answer to publish")
             guard let bytes else {
-                throw fail(PublishError(.connectionLost,
-                                        "\(url.host) closed the connection before accepting the publish; "
-                                            + "check the application name and the stream key"))
+                // The machine knows the phase, and so the right hint (not an RTMP server, wrong app, wrong key).
+                let phase = session.connectionClosed().lazy.compactMap { action -> String? in
+                    if case .failed(let error) = action { error.description } else { nil }
+                }.first ?? "RTMP session closed"
+                throw fail(PublishError(.connectionLost, "\(url.host) closed the connection before accepting the "
+                                            + "publish (\(phase))", secrets: [streamKey]))
             }
             published = try run(session.bytesReceived(bytes), on: connection)
         }
@@ -146,11 +153,18 @@ public actor RTMPClient {
     public var queuedBytes: Int { connection?.queuedBytes ?? 0 }
 
     /// Waits until the send queue holds fewer than `threshold` bytes.
+    /// - Throws: ``PublishError``: `.timeout` when not one byte left the queue for ``Options/responseTimeout``
+    ///   (the ingest stopped reading; the connection is then closed), `.connectionLost` when it dropped.
     public func waitForDrain(below threshold: Int) async throws(PublishError) {
         guard let connection else { throw notPublishing() }
+        let watchdog = SendStallWatchdog(connection: connection, written: written, stalled: stalled,
+                                         timeout: options.responseTimeout, loop: loop)
+        watchdog.start()
+        defer { watchdog.cancel() }
         do {
             try await connection.waitForDrain(below: threshold)
         } catch {
+            if stalled.hasFired { throw fail(stallError(connection)) }
             throw fail(PublishError(.connectionLost, "the connection to the ingest was lost: \(error)"))
         }
     }
@@ -180,6 +194,7 @@ public actor RTMPClient {
             case .write(let bytes):
                 do {
                     try connection.write(bytes)
+                    written.add(bytes.count)
                 } catch {
                     let reason = error.code == .bufferLimitExceeded
                         ? PublishError(.timeout, "the network is not taking data: \(connection.queuedBytes) bytes "
@@ -225,12 +240,13 @@ public actor RTMPClient {
             do {
                 bytes = try await connection.read()
             } catch {
-                _ = fail(PublishError(error, secrets: [streamKey]))
+                _ = fail(stalled.hasFired ? stallError(connection) : PublishError(error, secrets: [streamKey]))
                 return
             }
             guard case .publishing = state else { return }
             guard let bytes else {
-                _ = fail(PublishError(.connectionLost, "the ingest closed the connection"))
+                _ = fail(stalled.hasFired ? stallError(connection)
+                            : PublishError(.connectionLost, "the ingest closed the connection"))
                 return
             }
             guard var session else { return }
@@ -242,6 +258,11 @@ public actor RTMPClient {
                 return
             }
         }
+    }
+
+    private func stallError(_ connection: AsyncConnection) -> PublishError {
+        PublishError(.timeout, "the network stalled: \(connection.endpoint) took no data for "
+                         + "\(options.responseTimeout); the connection is closed, reconnect to go on")
     }
 
     private func notPublishing() -> PublishError {

@@ -159,10 +159,9 @@ enum BroadcastRunner {
     /// - Returns: 0 when it ended as asked, 1 when it failed (the reason is printed on stderr).
     static func run(configuration: BroadcastConfiguration, sinks: [any MediaSink],
                     context: CommandContext) throws -> Int32 {
-        let outputs = sinks.map { sink in
-            BroadcastOutput(sink: sink, policy: sink.isNetwork ? configuration.queuePolicy : nil,
-                            backoff: configuration.backoff)
-        }
+        // Each output picks its policy from its sink (OBS's 700/900 ms for a network, lenient for a file) and
+        // reconnects on the default schedule (1 s doubling to 30 s, with jitter, 10 attempts).
+        let outputs = sinks.map { BroadcastOutput(sink: $0) }
         let session: BroadcastSession
         do {
             session = try BroadcastSession(configuration: configuration, outputs: outputs)

@@ -28,13 +28,14 @@ struct ServeCommand: Command {
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try arguments.requireNoPositionals("serve")
-        let configuration = try makeConfiguration(arguments, context: context)
+        // Every argument is checked before makeConfiguration creates the recording directory.
         let duration = try arguments.value("duration").map { text -> Double in
             guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
                 throw CLIError.usage("--duration must be a positive number of seconds, not '\(text)'")
             }
             return seconds
         }
+        let configuration = try makeConfiguration(arguments, context: context)
         let console = context.console
         let server: RTMPServer
         do {

@@ -216,7 +216,8 @@ public final class Connection: EventSource, CustomStringConvertible {
             tlsHandshakeWantsWrite = true
             updateInterest()
         case .closedByPeer:
-            finishClose(.peerClosed(endpoint, "closed the connection during the TLS handshake"))
+            finishClose(.peerClosed(endpoint, "closed the connection during the TLS handshake: is it a TLS server "
+                                        + "on that port?"))
         case .failed(let error):
             finishClose(error)
         }

@@ -122,7 +122,7 @@ final class TLSSession {
         if stream_ERR_GET_REASON(code) == SSL_R_UNEXPECTED_EOF_WHILE_READING {
             ERR_clear_error()
             return .peerClosed(endpoint, handshaking
-                ? "closed the connection during the TLS handshake"
+                ? "closed the connection during the TLS handshake: is it a TLS server on that port?"
                 : "closed the TCP connection without a TLS close_notify")
         }
         var reason = openSSLErrorReason()

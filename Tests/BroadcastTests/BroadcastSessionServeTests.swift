@@ -58,9 +58,10 @@ extension LiveBroadcastTests {
             let sink = RTMPSink(url: IngestURL(scheme: .rtmp, host: "127.0.0.1", port: port, app: "live"),
                                 streamKey: "restart")
             let configuration = BroadcastConfiguration(
-                settings: settings, screenSize: PixelSize(width: 320, height: 180), duration: .seconds(7),
-                backoff: ReconnectBackoff(initialDelay: .milliseconds(300), jitter: 0.2))
-            let session = try BroadcastSession(configuration: configuration, outputs: [BroadcastOutput(sink: sink)])
+                settings: settings, screenSize: PixelSize(width: 320, height: 180), duration: .seconds(7))
+            let output = BroadcastOutput(sink: sink, backoff: ReconnectBackoff(initialDelay: .milliseconds(300),
+                                                                               jitter: 0.2))
+            let session = try BroadcastSession(configuration: configuration, outputs: [output])
             async let final = session.run()
             try await Task.sleep(for: .milliseconds(2500))
             server.withLock { $0?.stop() }
