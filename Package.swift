@@ -79,7 +79,7 @@ let package = Package(
 
         // The live session: capture → composite → encode → publish, with backpressure, reconnect and stats.
         .target(name: "Broadcast",
-                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher"],
+                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Capture"],
                 swiftSettings: strict),
 
         // Linux capture: X11 screen (xcb + MIT-SHM), PulseAudio inputs and system audio, V4L2 cameras, Y4M files.

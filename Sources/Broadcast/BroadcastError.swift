@@ -3,7 +3,8 @@ public struct BroadcastError: Error, Sendable, Hashable, CustomStringConvertible
     /// What kind of failure.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable, Hashable {
-            case invalidConfiguration, encoderFailed, connectFailed, connectionLost, outputFailed, recordingFailed
+            case invalidConfiguration, encoderFailed, connectFailed, connectionLost, outputFailed, recordingFailed,
+                 captureFailed
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -19,6 +20,8 @@ public struct BroadcastError: Error, Sendable, Hashable, CustomStringConvertible
         public static let outputFailed = Code(.outputFailed)
         /// The local recording could not be written.
         public static let recordingFailed = Code(.recordingFailed)
+        /// The screen, camera or audio capture failed while live.
+        public static let captureFailed = Code(.captureFailed)
         /// The code's name.
         public var description: String { value.rawValue }
     }

@@ -3,7 +3,7 @@ import Foundation
 import StreamCore
 import Synchronization
 
-/// A live broadcast: test sources → PiP compositor → H.264/AAC encoders → FLV tags → one or more outputs.
+/// A live broadcast: screen, camera and audio sources → PiP compositor → H.264/AAC encoders → FLV tags → one or more outputs.
 ///
 /// - The encode size is locked when the session is created, from the screen's size and the quality.
 /// - Audio and video are stamped on one monotonic clock that starts when every output is first live, so they stay
@@ -44,11 +44,6 @@ public actor BroadcastSession {
         }
         var configuration = configuration
         configuration.settings.clamp()
-        let size = configuration.screenSize
-        guard (64...8192).contains(size.width), (64...8192).contains(size.height) else {
-            throw BroadcastError(.invalidConfiguration, "the test screen size \(size) must be between 64x64 and "
-                                    + "8192x8192")
-        }
         let pipeline = try MediaPipeline(configuration: configuration, outputs: outputs)
         self.configuration = configuration
         self.outputs = outputs

@@ -1,4 +1,5 @@
 #if os(Linux)
+import Capture
 import Encoders
 import FLV
 import Foundation
@@ -17,9 +18,9 @@ final class MediaPipeline {
     let encodeSize: PixelSize
     let headers: StreamHeaders
     private let outputs: [BroadcastOutput]
-    private let screen: TestScreenSource
-    private let camera: (any CameraSource)?
-    private let tone: TestToneSource
+    private let screen: any ScreenSource
+    private let camera: PiPCamera?
+    private let audio: any AudioSource
     private let converter: EncodeFrameConverter
     private let compositor: PiPCompositor
     private let videoEncoder: any VideoEncoder
@@ -36,17 +37,15 @@ final class MediaPipeline {
         let settings = configuration.settings
         self.configuration = configuration
         self.outputs = outputs
-        encodeSize = configuration.encodeSize
-        screen = TestScreenSource(size: configuration.screenSize)
-        if settings.pipEnabled {
-            switch configuration.camera {
-            case .testPattern: camera = TestCameraSource()
-            case .y4m(let path): camera = try Y4MCameraSource(path: path)
-            }
-        } else {
-            camera = nil
+        screen = try Self.openScreen(configuration.screen)
+        let size = screen.size
+        guard Self.screenSizes.contains(size.width), Self.screenSizes.contains(size.height) else {
+            throw BroadcastError(.invalidConfiguration, "the screen size \(size) must be between 64x64 and "
+                                    + "8192x8192")
         }
-        tone = TestToneSource(frequency: configuration.toneFrequency)
+        encodeSize = configuration.encodeSize(screenSize: size)
+        camera = settings.pipEnabled ? try PiPCamera(configuration.camera) : nil
+        audio = try Self.openAudio(configuration.audio)
         converter = EncodeFrameConverter(width: encodeSize.width, height: encodeSize.height)
         compositor = PiPCompositor(configuration: configuration.pip)
         let videoConfiguration = VideoEncoderConfiguration(
@@ -82,6 +81,30 @@ final class MediaPipeline {
         counters.videoBitrateKbps = settings.videoBitrateKbps
     }
 
+    /// The screen sizes a session accepts, per side.
+    static let screenSizes = 64...8192
+
+    private static func openScreen(_ screen: BroadcastConfiguration.Screen) throws(BroadcastError)
+        -> any ScreenSource {
+        switch screen {
+        case .test(let size):
+            guard screenSizes.contains(size.width), screenSizes.contains(size.height) else {
+                throw BroadcastError(.invalidConfiguration, "the test screen size \(size) must be between 64x64 "
+                                        + "and 8192x8192")
+            }
+            return TestScreenSource(size: size)
+        case .x11(let options):
+            return try X11Screen(options: options)
+        }
+    }
+
+    private static func openAudio(_ audio: BroadcastConfiguration.Audio) throws(BroadcastError) -> any AudioSource {
+        switch audio {
+        case .tone(let frequency): return TestToneSource(frequency: frequency)
+        case .pulse(let plan, let server): return try PulseAudioInput(plan: plan, server: server)
+        }
+    }
+
     /// Runs until the duration is reached, a stop is asked, or an encoder fails; then flushes the encoders.
     func run(control: PipelineControl) {
         let clock = ContinuousClock()
@@ -91,7 +114,7 @@ final class MediaPipeline {
         let frameDuration = Duration.seconds(1) / fps
         let frameLimit = configuration.duration.map { Int(($0 / frameDuration).rounded(.up)) }
         let sampleRate = Int64(audioEncoder.configuration.sampleRate)
-        let samplesPerBuffer = Int64(tone.samplesPerBuffer)
+        let samplesPerBuffer = Int64(audio.samplesPerBuffer)
         let sampleLimit = configuration.duration.map { Int64(($0 / .seconds(1)) * Double(sampleRate)) }
         var videoIndex = 0
         var audioIndex = 0
@@ -135,6 +158,7 @@ final class MediaPipeline {
             publish(to: control)
         }
         if videoDone && audioDone { control.stop(.durationReached) }
+        camera?.stop()
         flushEncoders()
         publish(to: control)
     }
@@ -182,7 +206,7 @@ final class MediaPipeline {
             videoEncoder.forceKeyframe()
             while nextKeyframeMilliseconds <= milliseconds { nextKeyframeMilliseconds += interval }
         }
-        guard let screenFrame = screen.frame(index: index, pts: pts) else {
+        guard let screenFrame = try screen.frame(index: index, pts: pts) else {
             counters.framesSkippedLate += 1
             return
         }
@@ -226,7 +250,7 @@ final class MediaPipeline {
     // MARK: Audio
 
     private func encodeAudio(index: Int) throws(BroadcastError) {
-        guard let buffer = tone.buffer(index: index) else { return }
+        guard let buffer = audio.nextBuffer(index: index) else { return }
         do {
             let packets = try buffer.withUnsafeBytes { bytes in
                 try audioEncoder.encode(interleaved: bytes.bindMemory(to: Float.self))
@@ -256,6 +280,55 @@ final class MediaPipeline {
         } catch {
             // The stream is ending anyway; what was sent stays valid.
         }
+    }
+}
+
+/// The PiP camera as the media loop sees it: the test pattern drawn in step with the session's frames, or any other
+/// camera read on its own thread by a ``Capture/CameraFeed`` (the loop takes the newest frame and never waits).
+private enum PiPCamera {
+    case pattern(TestCameraSource)
+    case feed(CameraFeed)
+
+    init(_ camera: BroadcastConfiguration.Camera) throws(BroadcastError) {
+        let open: @Sendable () throws(CaptureError) -> any CameraSource
+        switch camera {
+        case .testPattern:
+            self = .pattern(TestCameraSource())
+            return
+        case .y4m(let path):
+            open = { () throws(CaptureError) -> any CameraSource in try Y4MCameraSource(path: path) }
+        case .source(let factory):
+            open = factory
+        }
+        do {
+            self = .feed(try CameraFeed(open: open))
+        } catch {
+            throw BroadcastError(.invalidConfiguration, "cannot open the camera: \(error.message)")
+        }
+    }
+
+    var statistics: PoolStatistics {
+        switch self {
+        case .pattern(let source): source.statistics
+        case .feed(let feed): feed.poolStatistics
+        }
+    }
+
+    /// The camera's frame for session frame `index`, stamped `pts`; nil when there is no new one.
+    func frame(index: Int, pts: Int64) -> VideoFrame? {
+        switch self {
+        case .pattern(let source):
+            return source.frame(index: index, pts: pts)
+        case .feed(let feed):
+            guard var frame = feed.latestFrame() else { return nil }
+            frame.pts = pts
+            return frame
+        }
+    }
+
+    /// Stops a feed's reading thread.
+    func stop() {
+        if case .feed(let feed) = self { feed.stop() }
     }
 }
 #endif

@@ -1,3 +1,4 @@
+import Capture
 import Media
 
 /// The "camera" of a broadcast that runs on any machine: Media's `CameraPattern` (green, a blue band on the left so
@@ -6,6 +7,7 @@ public final class TestCameraSource: CameraSource {
     /// The pattern drawn.
     public let pattern: CameraPattern
     private let pool: FramePool
+    private var nextIndex = 0
 
     /// Creates a source.
     /// - Parameters:
@@ -24,5 +26,24 @@ public final class TestCameraSource: CameraSource {
         guard var frame = pool.makeFrame(pts: pts) else { return nil }
         pattern.render(frameIndex: index, into: &frame)
         return frame
+    }
+
+    // MARK: CameraSource
+
+    /// Width of the frames in pixels.
+    public var width: Int { pattern.width }
+    /// Height of the frames in pixels.
+    public var height: Int { pattern.height }
+    /// 30 frames per second.
+    public var frameRate: Double { 30 }
+    /// False: drawing is instant, so a reader paces it.
+    public var pacesItself: Bool { false }
+    /// The pool's counters.
+    public var poolStatistics: PoolStatistics { pool.statistics }
+
+    /// The next frame of the pattern (never fails).
+    public func nextFrame(pts: Int64) throws(CaptureError) -> CameraRead {
+        defer { nextIndex += 1 }
+        return frame(index: nextIndex, pts: pts).map { .frame($0) } ?? .dropped
     }
 }

@@ -7,7 +7,7 @@ import StreamCore
 /// The noise strip (the left half of the bottom quarter, in 4×4-pixel blocks of random grey) gives the encoder real
 /// work: the flat pattern alone encodes to ~150 kbps whatever the setting, which would make the bitrate, the send
 /// queue and adaptive bitrate untestable. The frame counter and the right half stay clean, where a PiP usually sits.
-public final class TestScreenSource {
+public final class TestScreenSource: ScreenSource {
     /// The pattern drawn.
     public let pattern: ScreenPattern
     /// The rectangle filled with noise.
@@ -31,6 +31,9 @@ public final class TestScreenSource {
         var seed = random
         noiseTexture = Self.makeNoiseTexture(width: noiseTextureWidth, seed: &seed)
     }
+
+    /// The pattern's size.
+    public var size: PixelSize { PixelSize(width: pattern.width, height: pattern.height) }
 
     /// The pool's counters.
     public var statistics: PoolStatistics { pool.statistics }

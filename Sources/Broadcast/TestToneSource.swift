@@ -2,7 +2,7 @@ import Media
 
 /// The "microphone" of a broadcast that runs on any machine: a sine tone (440 Hz at half scale by default), 48 kHz
 /// stereo Float32, in buffers of one AAC frame from a bounded pool.
-public final class TestToneSource {
+public final class TestToneSource: AudioSource {
     /// The tone.
     public let generator: ToneGenerator
     /// Sample frames per buffer.
@@ -30,4 +30,7 @@ public final class TestToneSource {
         generator.render(bufferIndex: index, startPTS: startPTS, into: &buffer)
         return buffer
     }
+
+    /// Buffer `index` of the tone (never silence).
+    public func nextBuffer(index: Int) -> PCMBuffer? { buffer(index: index) }
 }
