@@ -1,18 +1,24 @@
 import Broadcast
+import Capture
 import Foundation
 import Publisher
 import StreamCore
 
-/// `stream broadcast [URL]`: broadcasts the test sources (screen pattern, camera pattern in a PiP, a tone) live.
+/// `stream broadcast [URL]`: broadcasts the X11 screen (or the test pattern), the camera in a PiP, and the
+/// microphone (or a test tone) live.
 struct BroadcastCommand: Command {
     let name = "broadcast"
-    let summary = "Go live with the test sources to the saved (or given) ingest, and/or record to an FLV file."
+    let summary = "Go live with the screen (or test sources) to the saved (or given) ingest, and/or record to FLV."
     let argumentsSynopsis = "[URL]"
     let discussion = """
         Uses the saved settings and credentials ('stream settings', 'stream credentials'); flags override them
         for this broadcast only. URL replaces the saved ingest URL; the stream key then comes from --key-stdin or
         the saved credentials. With --record FILE the stream is also written to FILE; with --record and no URL
         (and no saved credentials) it is only recorded. Ctrl-C ends the broadcast cleanly.
+        --source screen captures the X11 display ($DISPLAY or --display) with the saved audio input (the default
+        input, with a warning, when it is gone), mixed with the system audio when include-app-audio is on.
+        On Wayland it works only through XWayland (the desktop portal is not supported).
+        --source test broadcasts the moving test pattern and a 440 Hz tone.
         Exit codes: 0 ended as asked, 1 failed (reason on stderr), 2 usage error.
         """
 
@@ -23,7 +29,7 @@ struct BroadcastCommand: Command {
             throw CLIError.usage("'broadcast' takes at most one URL; the stream key is never read from the "
                                     + "command line (use --key-stdin)")
         }
-        let broadcastOptions = try BroadcastOptions(arguments, context: context)
+        let broadcastOptions = try BroadcastOptions(arguments, context: context, allowsCapture: true)
         var sinks: [any MediaSink] = []
         if let target = try broadcastOptions.ingest(url: arguments.positionals.first, context: context) {
             sinks.append(RTMPSink(url: target.url, streamKey: target.streamKey,
@@ -44,7 +50,7 @@ struct BroadcastCommand: Command {
 struct BroadcastOptions {
     static let specs: [OptionSpec] = [
         .flag("key-stdin", help: "Read the stream key from standard input (one line)."),
-        .value("source", valueName: "test|screen", help: "What to broadcast (default test)."),
+    ] + CaptureSourceOptions.specs + [
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
         .value("quality", valueName: "480|720|1080", help: "Encode short edge."),
         .value("fps", valueName: "24|30|60", help: "Frames per second."),
@@ -55,7 +61,6 @@ struct BroadcastOptions {
         .value("pip-corner", valueName: "CORNER", help: "top-left, top-right, bottom-left or bottom-right."),
         .value("pip-scale", valueName: "0.10-0.40", help: "PiP width as a fraction of the frame width."),
         .value("test-size", valueName: "WxH", help: "The test screen's size (default 1920x1080)."),
-        .value("camera", valueName: "test|y4m:PATH", help: "The PiP camera (default test)."),
         .value("camera-position", valueName: "front|back", help: "Front is mirrored."),
         .value("ca-file", valueName: "FILE", help: "Extra CA certificate (PEM) to trust for RTMPS."),
         .value("record", valueName: "FILE", help: "Also write the stream to an FLV file."),
@@ -66,9 +71,14 @@ struct BroadcastOptions {
     var recordPath: String?
     var keyFromStdin: Bool
 
+    /// The flags that choose a captured source (not offered by `demo`, which always uses the test sources).
+    static let captureOnlyNames: Set<String> = ["source", "display", "region", "no-cursor"]
+
     /// Reads the saved settings and applies the flags.
+    /// - Parameters:
+    ///   - allowsCapture: whether `--source screen` (and its audio capture) may be chosen; `demo` says no.
     init(_ arguments: ParsedArguments, context: CommandContext, baseSettings: StreamSettings? = nil,
-         defaultDuration: Duration? = nil) throws {
+         defaultDuration: Duration? = nil, allowsCapture: Bool = false) throws {
         var settings: StreamSettings
         if let baseSettings {
             settings = baseSettings
@@ -85,25 +95,8 @@ struct BroadcastOptions {
         for (flag, key) in overrides {
             if let value = arguments.value(flag) { try key.apply(value, to: &settings) }
         }
-        switch arguments.value("source") ?? "test" {
-        case "test": break
-        case "screen":
-            throw CLIError.usage("--source screen is not available yet: screen capture comes with the capture "
-                                    + "issue; use --source test")
-        case let other: throw CLIError.usage("--source \(other) is not a source: use test or screen")
-        }
-        let cameraText = arguments.value("camera") ?? "test"
-        let camera: BroadcastConfiguration.Camera
-        if cameraText.hasPrefix("y4m:") {
-            let path = String(cameraText.dropFirst("y4m:".count))
-            guard !path.isEmpty else { throw CLIError.usage("--camera y4m:PATH needs a file path") }
-            camera = .y4m(path: path)
-        } else if cameraText == "test" {
-            camera = .testPattern
-        } else {
-            throw CLIError.usage("--camera \(cameraText) is not a camera: use test or y4m:PATH (devices come with "
-                                    + "the capture issue)")
-        }
+        let capture = allowsCapture ? try CaptureSourceOptions(arguments, environment: context.environment) : nil
+        let camera = try Self.camera(arguments.value("camera") ?? "test")
         var duration = defaultDuration
         if let text = arguments.value("duration") {
             guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 * 7 else {
@@ -119,14 +112,46 @@ struct BroadcastOptions {
             }
             screen = PixelSize(width: parts[0], height: parts[1])
         }
-        configuration = BroadcastConfiguration(settings: settings, screenSize: screen, camera: camera,
-                                               duration: duration)
+        switch capture?.screen {
+        case .x11(let options)?:
+            let server = context.environment["PULSE_SERVER"]
+            let plan: AudioCapturePlan
+            do {
+                plan = try CaptureSourceOptions.audioPlan(settings: settings, server: server) {
+                    context.warn($0)
+                }
+            } catch {
+                throw CLIError.failure("cannot capture audio: \(error.message)")
+            }
+            configuration = BroadcastConfiguration(settings: settings, screen: .x11(options),
+                                                   audio: .pulse(plan, server: server), camera: camera,
+                                                   duration: duration)
+        case .testPattern?, nil:
+            configuration = BroadcastConfiguration(settings: settings, screenSize: screen, camera: camera,
+                                                   duration: duration)
+        }
         caFile = arguments.value("ca-file")
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw CLIError.usage("--ca-file \(caFile) cannot be read")
         }
         recordPath = arguments.value("record")
         keyFromStdin = arguments.flag("key-stdin")
+    }
+
+    /// The PiP camera for `--camera`: `test`, `y4m:PATH` or a V4L2 device path such as `/dev/video0`.
+    static func camera(_ text: String) throws(CLIError) -> BroadcastConfiguration.Camera {
+        if text == "test" { return .testPattern }
+        if text.hasPrefix("y4m:") {
+            let path = String(text.dropFirst("y4m:".count))
+            guard !path.isEmpty else { throw CLIError.usage("--camera y4m:PATH needs a file path") }
+            return .y4m(path: path)
+        }
+        if text.hasPrefix("/dev/") {
+            return .source { () throws(CaptureError) -> any CameraSource in
+                try V4L2CameraSource(path: text)
+            }
+        }
+        throw CLIError.usage("--camera \(text.prefix(40)) is not a camera: use test, y4m:PATH or /dev/videoN")
     }
 
     /// The ingest URL and key: the URL argument or the saved one; the key from stdin or the saved credentials.

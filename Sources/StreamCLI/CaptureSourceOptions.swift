@@ -19,11 +19,13 @@ struct CaptureSourceOptions: Equatable {
 
     /// The options to add to the broadcast command's `options`.
     static let specs: [OptionSpec] = [
-        .value("source", valueName: "screen|test", help: "Picture source (default: screen when $DISPLAY is set)."),
+        .value("source", valueName: "screen|test", help: "screen (X11; Wayland only through XWayland, no desktop "
+                + "portal) or test (default: screen when $DISPLAY or --display is set, else test)."),
         .value("display", valueName: "NAME", help: "X display to capture (default $DISPLAY), e.g. :0."),
         .value("region", valueName: "WxH+X+Y", help: "Capture only this rectangle of the screen."),
         .flag("no-cursor", help: "Do not draw the pointer into the picture."),
-        .value("camera", valueName: "DEVICE|y4m:PATH", help: "PiP camera: /dev/videoN or a Y4M file or pipe."),
+        .value("camera", valueName: "test|y4m:PATH|/dev/videoN",
+               help: "PiP camera: the test pattern (default), a Y4M file or pipe, or a V4L2 device."),
     ]
 
     /// Reads the options.
@@ -49,9 +51,25 @@ struct CaptureSourceOptions: Equatable {
         case "test":
             screen = .testPattern
         default:
-            throw CLIError.usage("--source must be 'screen' or 'test', not '\(source.prefix(40))'")
+            throw CLIError.usage("--source \(source.prefix(40)) is not a source: use screen or test")
         }
         camera = arguments.value("camera")
+    }
+
+    /// Decides the audio the settings ask for: the saved input (or the default, with a warning) mixed with the system
+    /// audio when app audio is on.
+    /// - Parameters:
+    ///   - settings: `audioInputID` and `includeAppAudio` are used.
+    ///   - server: the PulseAudio server (`$PULSE_SERVER`), nil for the default.
+    ///   - warn: receives the fallback warning, if any.
+    /// - Throws: `CaptureError` when no input exists or the server is unreachable.
+    static func audioPlan(settings: StreamSettings, server: String?,
+                          warn: (String) -> Void) throws(CaptureError) -> AudioCapturePlan {
+        let inputs = try PulseAudioInputLister.list(server: server)
+        let plan = try AudioCapturePlan.make(savedInputID: settings.audioInputID,
+                                             includeAppAudio: settings.includeAppAudio, inputs: inputs)
+        if let warning = plan.warning { warn(warning) }
+        return plan
     }
 
     /// Opens the audio the settings ask for: the saved input (or the default, with a warning) mixed with the
@@ -64,10 +82,7 @@ struct CaptureSourceOptions: Equatable {
     /// - Throws: `CaptureError` when no input exists or the server is unreachable.
     static func openAudio(settings: StreamSettings, server: String?, into queue: AudioBufferQueue,
                           warn: (String) -> Void) throws(CaptureError) -> AudioCapture {
-        let inputs = try PulseAudioInputLister.list(server: server)
-        let plan = try AudioCapturePlan.make(savedInputID: settings.audioInputID,
-                                             includeAppAudio: settings.includeAppAudio, inputs: inputs)
-        if let warning = plan.warning { warn(warning) }
+        let plan = try audioPlan(settings: settings, server: server, warn: warn)
         return try AudioCapture(plan: plan, options: .init(server: server, framesPerBuffer: 1024)) {
             queue.push($0)
         }

@@ -19,7 +19,10 @@ struct DemoCommand: Command {
 
     var options: [OptionSpec] {
         [.value("output", valueName: "DIR", help: "Where the server records (default ./stream-demo).")]
-            + BroadcastOptions.specs.filter { !["key-stdin", "ca-file", "record"].contains($0.name) }
+            + BroadcastOptions.specs.filter {
+                !["key-stdin", "ca-file", "record"].contains($0.name)
+                    && !BroadcastOptions.captureOnlyNames.contains($0.name)
+            }
     }
 
     /// The demo's length unless `--duration` says otherwise.
