@@ -19,26 +19,30 @@ struct CaptureSourceOptions: Equatable {
 
     /// The options to add to the broadcast command's `options`.
     static let specs: [OptionSpec] = [
-        .value("source", valueName: "screen|test", help: "screen (X11; Wayland only through XWayland, no desktop "
-                + "portal) or test (default: screen when $DISPLAY or --display is set, else test)."),
+        .value("source", valueName: "screen|test",
+               help: "X11 screen (XWayland on Wayland) or test (default screen when a display is set)."),
         .value("display", valueName: "NAME", help: "X display to capture (default $DISPLAY), e.g. :0."),
         .value("region", valueName: "WxH+X+Y", help: "Capture only this rectangle of the screen."),
         .flag("no-cursor", help: "Do not draw the pointer into the picture."),
         .value("camera", valueName: "test|y4m:PATH|/dev/videoN",
-               help: "PiP camera: the test pattern (default), a Y4M file or pipe, or a V4L2 device."),
+               help: "PiP camera: test pattern (default), Y4M file or pipe, V4L2 device."),
     ]
 
     /// Reads the options.
     /// - Parameters:
     ///   - arguments: the parsed command line.
     ///   - environment: where `DISPLAY` is looked up.
-    /// - Throws: `CLIError.usage` for an unknown source or a malformed region.
+    /// - Throws: `CLIError.usage` for an unknown source, a screen without a display, or a malformed region.
     init(_ arguments: ParsedArguments, environment: [String: String]) throws(CLIError) {
         let display = arguments.value("display") ?? environment["DISPLAY"]
         let hasDisplay = !(display ?? "").isEmpty
         let source = arguments.value("source") ?? (hasDisplay ? "screen" : "test")
         switch source {
         case "screen":
+            guard hasDisplay else {
+                throw CLIError.usage("--source screen needs an X display: set $DISPLAY or pass --display :N "
+                                        + "(on Wayland, through XWayland); or use --source test")
+            }
             var region: ScreenRegion?
             if let text = arguments.value("region") {
                 guard let parsed = ScreenRegion(geometry: text) else {
