@@ -67,6 +67,35 @@ import Testing
         #expect(background.0 < 40 && background.1 < 40 && background.2 < 40, "\(background)")
     }
 
+    @Test func aRegionIsBroadcastAtItsOwnSize() throws {
+        let xvfb = try Xvfb(width: 640, height: 480)
+        defer { xvfb.stop() }
+        let pulse = try PulseAudioDaemon(sinks: [("speakers", 48_000)])
+        defer { pulse.stop() }
+        let green = try xvfb.showWindow(color: "lime", width: 200, height: 160, x: 340, y: 260)
+        defer { green.stop() }
+        usleep(1_500_000)  // ffplay maps its window
+        let home = try TemporaryDirectory()
+        let file = home.file("region.flv")
+        // The region's top-left quarter is black, the rest of it is the window.
+        let run = Self.stream(["broadcast", "--source", "screen", "--display", xvfb.display, "--no-cursor",
+                               "--region", "320x240+240+180", "--record", file] + Self.small,
+                              home: home, pulse: pulse)
+        #expect(run.exitCode == 0, "\(run.error)")
+        #expect(run.output.contains("Broadcasting 320x240@24"), "\(run.output)")
+        let report = try ProbeReport.probe(file)
+        #expect(report.video?.width == 320 && report.video?.height == 240)
+        let pixels = try Self.frame(of: file, at: 2, width: 320, height: 240, in: home)
+        func pixel(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+            let offset = (y * 320 + x) * 3
+            return (Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2]))
+        }
+        let window = pixel(220, 160)
+        #expect(window.1 > 190 && window.0 < 60 && window.2 < 60, "\(window)")
+        let outside = pixel(40, 40)
+        #expect(outside.0 < 40 && outside.1 < 40 && outside.2 < 40, "\(outside)")
+    }
+
     @Test func theSavedInputsToneIsBroadcast() throws {
         let xvfb = try Xvfb(width: 320, height: 240)
         defer { xvfb.stop() }
