@@ -3,7 +3,8 @@ import Foundation
 import StreamCore
 import Synchronization
 
-/// A live broadcast: screen, camera and audio sources → PiP compositor → H.264/AAC encoders → FLV tags → one or more outputs.
+/// A live broadcast: screen, camera and audio sources → PiP compositor → H.264/AAC encoders → FLV tags → one or
+/// more outputs.
 ///
 /// - The encode size is locked when the session is created, from the screen's size and the quality.
 /// - Audio and video are stamped on one monotonic clock that starts when every output is first live, so they stay
