@@ -12,10 +12,10 @@ import Testing
         var error: String
     }
 
-    private static func stream(_ arguments: [String], home: TemporaryDirectory, pulse: PulseAudioDaemon) -> Run {
+    private static func stream(_ arguments: [String], home: TemporaryDirectory, pulse: PulseAudioDaemon?) -> Run {
         let capture = ConsoleCapture(input: "")
-        let environment = ["XDG_CONFIG_HOME": home.path, "HOME": home.path, "TERM": "dumb",
-                           "PULSE_SERVER": pulse.server]
+        var environment = ["XDG_CONFIG_HOME": home.path, "HOME": home.path, "TERM": "dumb"]
+        environment["PULSE_SERVER"] = pulse?.server
         let code = StreamCLIMain.run(["stream"] + arguments, console: capture.console, environment: environment)
         return Run(exitCode: code, output: capture.output, error: capture.error)
     }
@@ -136,6 +136,15 @@ import Testing
                               home: home, pulse: pulse)
         #expect(run.exitCode == 0, "\(run.error)")
         #expect(run.error.contains("audio input 'unplugged-mic' is not available"), "\(run.error)")
+    }
+
+    @Test func aMissingCameraDeviceFailsWithItsPath() throws {
+        let home = try TemporaryDirectory()
+        let run = Self.stream(["broadcast", "--source", "test", "--test-size", "320x180", "--pip", "on",
+                               "--camera", "/dev/video-none", "--record", home.file("none.flv"),
+                               "--duration", "1"], home: home, pulse: nil)
+        #expect(run.exitCode == 1)
+        #expect(run.error.contains("cannot open the camera") && run.error.contains("/dev/video-none"), "\(run.error)")
     }
 
     /// The recording's left channel as 48 kHz floats.
