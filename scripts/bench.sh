@@ -16,7 +16,10 @@ for tool in ffmpeg nginx openssl; do
 done
 
 echo "bench: building release (stream-bench, stream)..." >&2
-swift build -c release --product stream-bench --product stream 2>&1 | grep -E "error|warning: " >&2 || true
+# One --product per invocation: with several, SwiftPM builds only the last.
+for product in stream-bench stream; do
+    swift build -c release --product "$product" 2>&1 | grep -E "error|warning: " >&2 || true
+done
 bin="$(swift build -c release --show-bin-path)"
 if [ ! -x "$bin/stream-bench" ] || [ ! -x "$bin/stream" ]; then
     echo "bench: release build failed" >&2

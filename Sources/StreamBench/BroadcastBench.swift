@@ -62,7 +62,7 @@ struct BroadcastBench {
         ], logFile: log, environment: ["XDG_CONFIG_HOME": context.file("xdg-config"),
                                        "XDG_DATA_HOME": context.file("xdg-data")],
            standardInput: keyFile)
-        let usage = child.wait()
+        let usage = child.waitSamplingPeakRSS()
         guard usage.exitStatus == 0 else {
             throw BenchError("stream broadcast \(shape.name) exited with \(usage.exitStatus): \(child.logTail())")
         }

@@ -9,7 +9,9 @@ final class ChildProcess {
     struct Usage {
         var userSeconds: Double
         var systemSeconds: Double
-        /// Peak resident set of the largest process in the tree, in bytes.
+        /// Peak resident set in bytes: VmHWM sampled from /proc while the child ran (see `waitSamplingPeakRSS`),
+        /// else wait4's ru_maxrss, which on Linux also counts the parent's resident set at the vfork that
+        /// posix_spawn does, so it is only an upper bound.
         var maxRSS: Int
         var wallSeconds: Double
         var exitStatus: Int32
@@ -79,6 +81,21 @@ final class ChildProcess {
         return result
     }
 
+    /// Waits for the child to exit while sampling its VmHWM every 50 ms; the usage's `maxRSS` is the last sample
+    /// (the child's own high-water mark, unaffected by our resident set).
+    @discardableResult
+    func waitSamplingPeakRSS() -> Usage {
+        var peak = 0
+        while !hasExited {
+            if let sample = ProcessTree.peakRSS(pid: pid) { peak = max(peak, sample) }
+            usleep(50_000)
+        }
+        var result = wait()
+        if peak > 0 { result.maxRSS = peak }
+        usage = result
+        return result
+    }
+
     /// Whether the child has exited (reaping it if so).
     var hasExited: Bool {
         if usage != nil { return true }
@@ -113,7 +130,7 @@ final class ChildProcess {
     @discardableResult
     static func run(_ program: String, _ arguments: [String], logFile: String) throws -> Usage {
         let child = try ChildProcess(program, arguments, logFile: logFile)
-        let usage = child.wait()
+        let usage = child.waitSamplingPeakRSS()
         guard usage.exitStatus == 0 else {
             throw BenchError("\(child.name) exited with \(usage.exitStatus): \(child.logTail())")
         }

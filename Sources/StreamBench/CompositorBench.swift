@@ -22,27 +22,30 @@ struct CompositorBench {
         let configuration = PiPConfiguration(corner: .bottomRight, scale: 0.25, camera: .front)
 
         // Camera at the screen's rate: every frame brings a new camera picture (convert, scale, mirror, blit).
+        // The screen frame is moved in and out (`consume`), so it stays uniquely referenced and is drawn in place.
         let compositor = PiPCompositor(configuration: configuration)
-        var screen = screens[0]
-        _ = screens  // `screen` is a copy; make it unique below so drawing happens in place
-        screen = Self.unique(screen)
-        let fresh = Self.time(frames) { index in
+        var screen = Self.unique(screens[0])
+        let fresh = Self.time(frames, &screen) { index, frame in
             var camera = cameras[index % cameras.count]
             camera.pts = Int64(index) * 33_333_333
-            screen.pts = camera.pts
+            frame.pts = camera.pts
             compositor.cameraSlot.put(camera)
-            screen = compositor.composite(screen)
+            frame = compositor.composite(consume frame)
         }
-        guard compositor.statistics.composited >= frames, let rect = compositor.lastRect else {
-            throw BenchError("the compositor did not composite: \(compositor.statistics)")
+        guard compositor.statistics.composited >= frames, compositor.statistics.copied == 0,
+              let rect = compositor.lastRect else {
+            throw BenchError("the compositor did not composite in place: \(compositor.statistics)")
         }
         // Same camera picture reused (a camera slower than the screen): the blit alone.
-        let blitOnly = Self.time(frames) { _ in
-            screen = compositor.composite(screen)
+        let blitOnly = Self.time(frames, &screen) { _, frame in
+            frame = compositor.composite(consume frame)
+        }
+        guard compositor.statistics.copied == 0 else {
+            throw BenchError("the compositor copied shared frames: \(compositor.statistics)")
         }
         let passthrough = PiPCompositor(configuration: .disabled)
-        let passed = Self.time(frames) { _ in
-            screen = passthrough.composite(screen)
+        let passed = Self.time(frames, &screen) { _, frame in
+            frame = passthrough.composite(consume frame)
         }
         let byteCount = screen.layout.byteCount
         let source = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
@@ -53,7 +56,7 @@ struct CompositorBench {
         }
         memset(source, 7, byteCount)
         memset(destination, 0, byteCount)
-        let copy = Self.time(frames) { _ in
+        let copy = Self.time(frames, &screen) { _, _ in
             memcpy(destination, source, byteCount)
         }
 
@@ -74,11 +77,11 @@ struct CompositorBench {
                       peer: copy * micro, peerName: "memcpy 1 frame")
     }
 
-    /// CPU seconds per call of `body`, on this thread.
-    static func time(_ count: Int, _ body: (Int) -> Void) -> Double {
-        for index in 0..<min(count, 10) { body(index) }  // warm caches and lazily built buffers
+    /// CPU seconds per call of `body` (given the frame index and the screen frame), on this thread.
+    static func time(_ count: Int, _ frame: inout VideoFrame, _ body: (Int, inout VideoFrame) -> Void) -> Double {
+        for index in 0..<min(count, 10) { body(index, &frame) }  // warm caches and lazily built buffers
         let start = Measure.threadCPU()
-        for index in 0..<count { body(index) }
+        for index in 0..<count { body(index, &frame) }
         return (Measure.threadCPU() - start) / Double(count)
     }
 

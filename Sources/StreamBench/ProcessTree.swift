@@ -47,7 +47,8 @@ enum ProcessTree {
     static func peakRSS(pid: pid_t) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let number = line.dropFirst("VmHWM:".count).split(separator: " ").first.flatMap { Int($0) }
+            let number = line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
+                .flatMap { Int($0) }
             return number.map { $0 * 1024 }
         }
         return nil
