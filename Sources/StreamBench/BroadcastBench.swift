@@ -35,13 +35,20 @@ struct BroadcastBench {
             let ffmpeg = try ffmpegBroadcast(shape, duration: duration, url: nginx.rtmpURL)
             let section = "3 broadcast \(shape.name) \(duration)s"
             let peer = "ffmpeg lavfi+overlay+x264+aac"
-            report.record(section, "CPU, share of one core", unit: "%", ours: ours.cpuSeconds / Double(duration) * 100,
+            report.record(section, "CPU, share of one core", unit: "%", ours: ours.usage.cpuSeconds / Double(duration) * 100,
                           peer: ffmpeg.cpuSeconds / Double(duration) * 100, peerName: peer,
                           note: "`stream broadcast --source test --pip on` vs ffmpeg -re testsrc2 + [cam]scale,hflip"
                             + " overlay + sine; veryfast zerolatency, \(shape.kbps) kbps, keyint 2 s, 2 threads, "
                             + "AAC 128k; both to the same nginx-rtmp over RTMP; CPU over the whole process life")
-            report.record(section, "peak RSS", unit: "MB", ours: Double(ours.maxRSS) / 1e6,
+            report.record(section, "peak RSS", unit: "MB", ours: Double(ours.usage.maxRSS) / 1e6,
                           peer: Double(ffmpeg.maxRSS) / 1e6, peerName: peer)
+            report.record(section, "frames encoded", unit: "frames", ours: ours.encoded,
+                          peer: Double(duration * shape.fps), peerName: "expected (duration x fps)")
+            report.record(section, "frames dropped", unit: "frames", ours: ours.dropped,
+                          note: "from `stream broadcast`'s summary line; the session exposes drops and queue span "
+                            + "but no per-frame capture-to-socket latency")
+            report.record(section, "largest send-queue span seen", unit: "ms", ours: ours.queueMilliseconds,
+                          note: "max of the status lines' `queue N ms` (media waiting to be sent)")
         }
     }
 
@@ -50,7 +57,14 @@ struct BroadcastBench {
         return child.wait().exitStatus == 0
     }
 
-    private func broadcast(_ shape: Shape, duration: Int, url: String) throws -> ChildProcess.Usage {
+    struct Outcome {
+        var usage: ChildProcess.Usage
+        var encoded: Double?
+        var dropped: Double?
+        var queueMilliseconds: Double?
+    }
+
+    private func broadcast(_ shape: Shape, duration: Int, url: String) throws -> Outcome {
         let keyFile = context.file("broadcast-key.txt")
         try "bench-broadcast\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
         let log = context.file("broadcast-\(shape.name).log")
@@ -66,7 +80,27 @@ struct BroadcastBench {
         guard usage.exitStatus == 0 else {
             throw BenchError("stream broadcast \(shape.name) exited with \(usage.exitStatus): \(child.logTail())")
         }
-        return usage
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return Outcome(usage: usage, encoded: Self.number(before: " frames,", in: text, lastLine: "Broadcast ended"),
+                       dropped: Self.number(before: " dropped", in: text, lastLine: "Broadcast ended"),
+                       queueMilliseconds: Self.largestQueue(in: text))
+    }
+
+    /// The integer just before `marker` on the last line containing `lastLine`.
+    static func number(before marker: String, in text: String, lastLine: String) -> Double? {
+        guard let line = text.split(separator: "\n").last(where: { $0.contains(lastLine) }),
+              let range = line.range(of: marker) else { return nil }
+        let digits = line[..<range.lowerBound].reversed().prefix { $0.isNumber }
+        return Double(String(digits.reversed()))
+    }
+
+    /// The largest "queue N ms" among the status lines.
+    static func largestQueue(in text: String) -> Double? {
+        let values = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).compactMap { line -> Double? in
+            guard let range = line.range(of: "queue ") else { return nil }
+            return Double(String(line[range.upperBound...].prefix { $0.isNumber }))
+        }
+        return values.max()
     }
 
     private func ffmpegBroadcast(_ shape: Shape, duration: Int, url: String) throws -> ChildProcess.Usage {
