@@ -15,6 +15,9 @@ struct BenchContext {
     /// The TLS certificate and key for RTMPS (self-signed for 127.0.0.1).
     var certificate: String
     var privateKey: String
+    /// Item 5 restricted to one scenario, and its measured seconds (from the command line).
+    var ingestScenario: (publishers: Int, players: Int)?
+    var ingestSeconds: Double?
 
     func file(_ name: String) -> String { "\(workDirectory)/\(name)" }
 

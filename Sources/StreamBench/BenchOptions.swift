@@ -12,6 +12,8 @@ struct BenchOptions {
           --work DIR     scratch directory (default: a new one under /tmp)
           --cache DIR    where generated FLV files are kept (default: bench-results/cache)
           --out PREFIX   also write PREFIX.txt and PREFIX.json
+          --ingest PxM   item 5 with P publishers x M players per stream only (e.g. 4x20), for profiling
+          --ingest-seconds S  measured seconds per ingest scenario (default 15, quick 6)
         """
 
     var quick = false
@@ -22,6 +24,8 @@ struct BenchOptions {
     var cache = "bench-results/cache"
     var out: String?
     var help = false
+    var ingestScenario: (publishers: Int, players: Int)?
+    var ingestSeconds: Double?
 
     init(parsing arguments: [String]) throws {
         var index = 0
@@ -42,6 +46,15 @@ struct BenchOptions {
             case "--work": work = try value()
             case "--cache": cache = try value()
             case "--out": out = try value()
+            case "--ingest":
+                let parts = try value().split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw BenchError("--ingest needs PxM") }
+                ingestScenario = (parts[0], parts[1])
+            case "--ingest-seconds":
+                guard let seconds = Double(try value()), seconds > 0 else {
+                    throw BenchError("--ingest-seconds needs a number")
+                }
+                ingestSeconds = seconds
             case "--help", "-h": help = true
             default: throw BenchError("unknown option \(arguments[index])\n\(Self.usage)")
             }

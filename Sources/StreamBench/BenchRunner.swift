@@ -16,7 +16,8 @@ struct BenchRunner {
         let pair = try BenchContext.makeCertificate(in: work)
         let context = BenchContext(quick: options.quick, workDirectory: work, cacheDirectory: options.cache,
                                    streamExecutable: stream, selfExecutable: selfPath,
-                                   certificate: pair.certificate, privateKey: pair.key)
+                                   certificate: pair.certificate, privateKey: pair.key,
+                                   ingestScenario: options.ingestScenario, ingestSeconds: options.ingestSeconds)
         let runs = options.runs ?? (options.quick ? 1 : 3)
         let report = Report()
         let startLoad = Self.loadAverage()

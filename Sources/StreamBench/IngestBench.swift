@@ -20,8 +20,8 @@ struct IngestBench {
     }
 
     func run(into report: Report) throws {
-        let scenarios = context.quick ? [(1, 3)] : [(4, 1), (4, 5), (4, 20)]
-        let duration = context.quick ? 6.0 : 15.0
+        let scenarios = context.ingestScenario.map { [$0] } ?? (context.quick ? [(1, 3)] : [(4, 1), (4, 5), (4, 20)])
+        let duration = context.ingestSeconds ?? (context.quick ? 6.0 : 15.0)
         let file = try context.encodedFLV(seconds: context.quick ? 20 : 40, kbps: Self.bitrateKbps)
         for (publishers, players) in scenarios {
             let ours = try measure(server: .ours, file: file, publishers: publishers, players: players,
