@@ -42,6 +42,11 @@ struct BroadcastBench {
                             + "AAC 128k; both to the same nginx-rtmp over RTMP; CPU over the whole process life")
             report.record(section, "peak RSS", unit: "MB", ours: Double(ours.usage.maxRSS) / 1e6,
                           peer: Double(ffmpeg.maxRSS) / 1e6, peerName: peer)
+            report.record(section, "peak anonymous RSS (heap, stacks)", unit: "MB",
+                          ours: Double(ours.usage.peakAnonymousRSS) / 1e6,
+                          peer: Double(ffmpeg.peakAnonymousRSS) / 1e6, peerName: peer,
+                          note: "peak RSS minus this is file-backed pages of shared libraries (Foundation, ICU, "
+                            + "Swift runtime, x264, libavcodec)")
             report.record(section, "frames encoded", unit: "frames", ours: ours.encoded,
                           peer: Double(duration * shape.fps), peerName: "expected (duration x fps)")
             report.record(section, "frames dropped", unit: "frames", ours: ours.dropped,

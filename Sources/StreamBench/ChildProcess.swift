@@ -13,6 +13,9 @@ final class ChildProcess {
         /// else wait4's ru_maxrss, which on Linux also counts the parent's resident set at the vfork that
         /// posix_spawn does, so it is only an upper bound.
         var maxRSS: Int
+        /// The largest anonymous resident set (RssAnon: heap, stacks) sampled, in bytes; 0 when not sampled.
+        /// The rest of VmHWM is file-backed pages (shared libraries), which other processes share.
+        var peakAnonymousRSS = 0
         var wallSeconds: Double
         var exitStatus: Int32
         var cpuSeconds: Double { userSeconds + systemSeconds }
@@ -86,12 +89,15 @@ final class ChildProcess {
     @discardableResult
     func waitSamplingPeakRSS() -> Usage {
         var peak = 0
+        var anonymous = 0
         while !hasExited {
             if let sample = ProcessTree.peakRSS(pid: pid) { peak = max(peak, sample) }
+            if let sample = ProcessTree.statusField("RssAnon:", pid: pid) { anonymous = max(anonymous, sample) }
             usleep(50_000)
         }
         var result = wait()
         if peak > 0 { result.maxRSS = peak }
+        result.peakAnonymousRSS = anonymous
         usage = result
         return result
     }

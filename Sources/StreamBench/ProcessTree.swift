@@ -45,9 +45,14 @@ enum ProcessTree {
     }
 
     static func peakRSS(pid: pid_t) -> Int? {
+        statusField("VmHWM:", pid: pid)
+    }
+
+    /// A "kB" field of /proc/PID/status (e.g. "VmHWM:", "RssAnon:"), in bytes.
+    static func statusField(_ name: String, pid: pid_t) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let number = line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
+        for line in text.split(separator: "\n") where line.hasPrefix(name) {
+            let number = line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
                 .flatMap { Int($0) }
             return number.map { $0 * 1024 }
         }
