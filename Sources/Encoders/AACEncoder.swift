@@ -35,6 +35,8 @@ public final class AACEncoder: AudioEncoder {
     public init(configuration: AudioEncoderConfiguration) throws {
         try configuration.validate()
         let summary = configuration.summary
+        // libavcodec logs statistics ("Qavg: …") to stderr at close; errors reach the user through EncoderError.
+        av_log_set_level(AV_LOG_ERROR)
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC) else {
             throw EncoderError(.openFailed, "libavcodec has no AAC encoder; install a complete libavcodec")
         }

@@ -121,7 +121,7 @@ final class LiveStream {
     private func remember(_ message: MediaMessage, isKeyframe: Bool) {
         if isKeyframe {
             clearGroupOfPictures()
-        } else if groupOfPicturesOverflowed || (groupOfPictures.isEmpty && message.kind == .video) {
+        } else if groupOfPicturesOverflowed || groupOfPictures.isEmpty {
             return  // no keyframe to start from yet: a player joining now waits for the next one
         }
         guard groupOfPicturesBytes + message.body.count <= StreamHub.groupOfPicturesLimit else {
@@ -129,7 +129,6 @@ final class LiveStream {
             groupOfPicturesOverflowed = true
             return
         }
-        if groupOfPictures.isEmpty && !isKeyframe { return }
         groupOfPictures.append(message)
         groupOfPicturesBytes += message.body.count
     }

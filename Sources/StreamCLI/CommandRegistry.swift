@@ -7,6 +7,8 @@ public enum CommandRegistry {
         SettingsCommand(),
         CredentialsCommand(),
         ServeCommand(),
+        BroadcastCommand(),
+        DemoCommand(),
     ]
 }
 

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import StreamCLI
 
@@ -9,7 +10,7 @@ struct RunResult {
 }
 
 /// Runs `stream` in-process with a captured console and the given directory as XDG_CONFIG_HOME.
-func runCLI(_ arguments: [String], stdin: String = "", in directory: TemporaryDirectory) -> RunResult {
+func runCLI(_ arguments: [String], stdin: String = "", in directory: TemporaryConfigHome) -> RunResult {
     let capture = ConsoleCapture(input: stdin)
     let code = StreamCLIMain.run(["stream"] + arguments, console: capture.console, environment: directory.environment)
     return RunResult(exitCode: code, output: capture.output, error: capture.error)

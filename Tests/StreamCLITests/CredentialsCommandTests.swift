@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import StreamCLI
 @testable import StreamCore
@@ -6,12 +7,12 @@ import Testing
 @Suite struct CredentialsCommandTests {
     static let key = "re_7654321_TOPSECRETKEY"
 
-    private func file(_ directory: TemporaryDirectory) -> URL {
+    private func file(_ directory: TemporaryConfigHome) -> URL {
         directory.streamDirectory.appendingPathComponent("credentials.json")
     }
 
     @Test func setReadsTheKeyFromStdinAndStoresItWithMode0600() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let capture = ConsoleCapture(input: Self.key + "\n")
         let code = StreamCLIMain.run(["stream", "credentials", "set", "rtmps://live.restream.io/live"],
                                      console: capture.console, environment: directory.environment)
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func keyWithWindowsLineEndingAndSpacesIsTrimmed() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = runCLI(["credentials", "set", "rtmp://h/live"], stdin: "  \(Self.key)\r\n", in: directory)
         #expect(result.exitCode == 0)
         #expect(try FileCredentialStore(paths: XDGPaths(environment: directory.environment)).load()?.streamKey
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func showRedactsTheKey() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         _ = runCLI(["credentials", "set", "rtmps://live.example.com:8443/live/xyz"], stdin: Self.key, in: directory)
         let result = runCLI(["credentials", "show"], in: directory)
         #expect(result.exitCode == 0)
@@ -46,13 +47,13 @@ import Testing
     }
 
     @Test func showWithoutCredentialsFailsWithExit1() throws {
-        let result = runCLI(["credentials", "show"], in: try TemporaryDirectory())
+        let result = runCLI(["credentials", "show"], in: try TemporaryConfigHome())
         #expect(result.exitCode == 1)
         #expect(result.error.contains("no credentials stored"))
     }
 
     @Test func clearRemovesTheFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         _ = runCLI(["credentials", "set", "rtmp://h/live"], stdin: Self.key, in: directory)
         let result = runCLI(["credentials", "clear"], in: directory)
         #expect(result.exitCode == 0)
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func theKeyIsNeverTakenFromTheCommandLineNorEchoed() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = runCLI(["credentials", "set", "rtmp://h/live", Self.key], stdin: "other", in: directory)
         #expect(result.exitCode == 2)
         #expect(result.error.contains("never read from the command line"))
@@ -73,7 +74,7 @@ import Testing
         ("", "empty"), ("two words", "spaces or control"),
     ])
     func unusableKeysAreRefusedWithExit2(_ key: String, _ message: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = runCLI(["credentials", "set", "rtmp://h/live"], stdin: key + "\n", in: directory)
         #expect(result.exitCode == 2)
         #expect(result.error.contains(message))
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func endOfInputWithoutAKeyIsAUsageError() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = runCLI(["credentials", "set", "rtmp://h/live"], stdin: "", in: directory)
         #expect(result.exitCode == 2)
         #expect(result.error.contains("no stream key"))
@@ -92,7 +93,7 @@ import Testing
         ("rtmp://h:99999/live", "invalid port '99999'"), ("rtmp:///live", "no host"),
     ])
     func badURLsAreRefusedWithExit2BeforeAskingForTheKey(_ url: String, _ message: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let capture = ConsoleCapture(input: Self.key)
         let code = StreamCLIMain.run(["stream", "credentials", "set", url], console: capture.console,
                                      environment: directory.environment)
@@ -103,7 +104,7 @@ import Testing
     }
 
     @Test func aURLThatAlreadyContainsTheKeyIsRefused() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = runCLI(["credentials", "set", "rtmp://h/live/\(Self.key)"], stdin: Self.key, in: directory)
         #expect(result.exitCode == 2)
         #expect(result.error.contains("already contains the stream key"))
@@ -111,7 +112,7 @@ import Testing
     }
 
     @Test func anInsecureCredentialsFileIsReportedAsAFailure() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         _ = runCLI(["credentials", "set", "rtmp://h/live"], stdin: Self.key, in: directory)
         #expect(chmod(file(directory).path, 0o640) == 0)
         let result = runCLI(["credentials", "show"], in: directory)
@@ -121,7 +122,7 @@ import Testing
     }
 
     @Test func credentialsAndSettingsStayInSeparateFiles() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         _ = runCLI(["credentials", "set", "rtmps://live.restream.io/live"], stdin: Self.key, in: directory)
         _ = runCLI(["settings", "set", "pip", "on"], in: directory)
         let blob = try String(contentsOf: directory.streamDirectory.appendingPathComponent("stream.settings.v1.json"),

@@ -1,19 +1,20 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import StreamCLI
 @testable import StreamCore
 
 @Suite struct SettingsCommandTests {
-    private func blob(_ directory: TemporaryDirectory) -> URL {
+    private func blob(_ directory: TemporaryConfigHome) -> URL {
         directory.streamDirectory.appendingPathComponent("stream.settings.v1.json")
     }
 
-    private func stored(_ directory: TemporaryDirectory) throws -> StreamSettings {
+    private func stored(_ directory: TemporaryConfigHome) throws -> StreamSettings {
         try SettingsStore.file(paths: XDGPaths(environment: directory.environment)).load().settings
     }
 
     @Test func showPrintsEveryKeyWithDefaults() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = runCLI(["settings", "show"], in: directory)
         #expect(result.exitCode == 0)
         #expect(result.error.isEmpty)
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func showJSONPrintsTheBlob() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = runCLI(["settings", "show", "--json"], in: directory)
         #expect(result.exitCode == 0)
         let settings = try JSONDecoder().decode(StreamSettings.self, from: Data(result.output.utf8))
@@ -46,7 +47,7 @@ import Testing
         ("audio-input", "BluetoothHFP:DJI-Mic", "BluetoothHFP:DJI-Mic"), ("audio-input", "default", "default"),
     ])
     func setAcceptsValidValuesAndPersistsThem(_ key: String, _ value: String, _ shown: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = runCLI(["settings", "set", key, value], in: directory)
         #expect(result.exitCode == 0)
         #expect(result.error.isEmpty)
@@ -71,7 +72,7 @@ import Testing
         ("audio-input", "bad\u{7}id", "stable id"),
     ])
     func setRefusesInvalidValuesWithExit2AndSavesNothing(_ key: String, _ value: String, _ choices: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         #expect(runCLI(["settings", "set", "audio-bitrate", "96"], in: directory).exitCode == 0)
         let before = try Data(contentsOf: blob(directory))
 
@@ -85,14 +86,14 @@ import Testing
     }
 
     @Test func refusalOnAFreshDirectoryCreatesNoFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = runCLI(["settings", "set", "fps", "45"], in: directory)
         #expect(result.exitCode == 2)
         #expect(try directory.streamFiles().isEmpty)
     }
 
     @Test func unknownKeyListsTheValidKeys() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = runCLI(["settings", "set", "resolution", "720p"], in: directory)
         #expect(result.exitCode == 2)
         #expect(result.error.contains("unknown setting 'resolution'"))
@@ -102,13 +103,13 @@ import Testing
 
     @Test(arguments: [["settings", "set"], ["settings", "set", "fps"], ["settings", "set", "fps", "30", "60"]])
     func setNeedsExactlyAKeyAndAValue(_ arguments: [String]) throws {
-        let result = runCLI(arguments, in: try TemporaryDirectory())
+        let result = runCLI(arguments, in: try TemporaryConfigHome())
         #expect(result.exitCode == 2)
         #expect(result.error.contains("needs a KEY and a VALUE"))
     }
 
     @Test func changingQualityMovesTheDefaultBitrateAndSaysSo() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = runCLI(["settings", "set", "quality", "1080p"], in: directory)
         #expect(result.output == "quality = 1080p\nvideo-bitrate = 5000 (the default for 1080p30)\n")
         #expect(try stored(directory).videoBitrateKbps == 5000)
@@ -119,7 +120,7 @@ import Testing
     }
 
     @Test func resetRestoresDefaults() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         _ = runCLI(["settings", "set", "pip", "on"], in: directory)
         let result = runCLI(["settings", "reset"], in: directory)
         #expect(result.exitCode == 0)
@@ -127,7 +128,7 @@ import Testing
     }
 
     @Test func clampedStoredValuesAreReportedOnStderr() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         try AtomicFile.write(Data(#"{"videoBitrateKbps": 90000, "fps": 50}"#.utf8), to: blob(directory),
                              permissions: 0o600)
         let result = runCLI(["settings", "show"], in: directory)
@@ -139,7 +140,7 @@ import Testing
     }
 
     @Test func aCorruptBlobIsKeptAsideAndTheUserIsTold() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         try AtomicFile.write(Data("{\"fps\": 30,,,".utf8), to: blob(directory), permissions: 0o600)
         let result = runCLI(["settings", "set", "fps", "24"], in: directory)
         #expect(result.exitCode == 0)

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import StreamCLI
 
@@ -7,7 +8,7 @@ import Testing
                       ["credentials", "--help"], ["credentials", "set", "--help"], ["credentials", "show", "--help"],
                       ["credentials", "clear", "--help"], ["settings", "--help", "bogus"]])
     func everyCommandHasHelp(_ arguments: [String]) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = runCLI(arguments, in: directory)
         #expect(result.exitCode == 0)
         #expect(result.output.hasPrefix("Usage: stream"))
@@ -18,14 +19,14 @@ import Testing
     }
 
     @Test func topLevelHelpListsCommands() throws {
-        let result = runCLI(["--help"], in: try TemporaryDirectory())
+        let result = runCLI(["--help"], in: try TemporaryConfigHome())
         #expect(result.output.contains("settings"))
         #expect(result.output.contains("credentials"))
         #expect(result.output.contains("--version"))
     }
 
     @Test func subcommandHelpShowsItsPathAndSynopsis() throws {
-        let result = runCLI(["settings", "set", "--help"], in: try TemporaryDirectory())
+        let result = runCLI(["settings", "set", "--help"], in: try TemporaryConfigHome())
         #expect(result.output.hasPrefix("Usage: stream settings set KEY VALUE"))
         for key in SettingsKey.allCases {
             #expect(result.output.contains(key.rawValue))
@@ -33,7 +34,7 @@ import Testing
     }
 
     @Test func version() throws {
-        let result = runCLI(["--version"], in: try TemporaryDirectory())
+        let result = runCLI(["--version"], in: try TemporaryConfigHome())
         #expect(result.exitCode == 0)
         #expect(result.output == "stream \(StreamCLIMain.version)\n")
     }
@@ -48,7 +49,7 @@ import Testing
         (["settings", "show", "--bogus"], "unknown option --bogus"),
     ])
     func usageErrorsExitWith2OnStderr(_ arguments: [String], _ message: String) throws {
-        let result = runCLI(arguments, in: try TemporaryDirectory())
+        let result = runCLI(arguments, in: try TemporaryConfigHome())
         #expect(result.exitCode == 2)
         #expect(result.output.isEmpty)
         #expect(result.error.hasPrefix("stream: "))

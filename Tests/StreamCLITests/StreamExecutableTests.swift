@@ -19,7 +19,7 @@ import Testing
         let stderr: String
     }
 
-    static func run(_ arguments: [String], stdin: String = "", home: TemporaryDirectory) throws -> Output {
+    static func run(_ arguments: [String], stdin: String = "", home: TemporaryConfigHome) throws -> Output {
         let process = Process()
         process.executableURL = try executableURL()
         process.arguments = arguments
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func settingsEndToEnd() throws {
-        let home = try TemporaryDirectory()
+        let home = try TemporaryConfigHome()
         let show = try Self.run(["settings", "show"], home: home)
         #expect(show.status == 0)
         #expect(show.stdout.contains("quality           720p\n"))
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func credentialsEndToEnd() throws {
-        let home = try TemporaryDirectory()
+        let home = try TemporaryConfigHome()
         let key = "live_1234_DO_NOT_PRINT"
         let set = try Self.run(["credentials", "set", "rtmps://live.restream.io/live"], stdin: key + "\n", home: home)
         #expect(set.status == 0)
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func helpVersionAndUsageErrors() throws {
-        let home = try TemporaryDirectory()
+        let home = try TemporaryConfigHome()
         let help = try Self.run(["--help"], home: home)
         #expect(help.status == 0)
         #expect(help.stdout.contains("settings") && help.stdout.contains("credentials"))
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func corruptSettingsAreKeptAsideAndReported() throws {
-        let home = try TemporaryDirectory()
+        let home = try TemporaryConfigHome()
         try FileManager.default.createDirectory(at: home.streamDirectory, withIntermediateDirectories: true)
         let blobURL = home.streamDirectory.appendingPathComponent("stream.settings.v1.json")
         try Data([0x00, 0xFF, 0x7B]).write(to: blobURL)

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import StreamCore
 
 @Suite struct AtomicFileTests {
     @Test func createsMissingDirectoriesWithMode0700() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let file = directory.url.appendingPathComponent("a/b/c.json")
         try AtomicFile.write(Data("x".utf8), to: file, permissions: 0o600)
         #expect(permissions(of: directory.url.appendingPathComponent("a/b").path) == 0o700)
@@ -13,7 +14,7 @@ import Testing
     }
 
     @Test func readReportsMissingAndTooLarge() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let file = directory.url.appendingPathComponent("f")
         #expect(try AtomicFile.read(file, maximumSize: 4) == .missing)
         try AtomicFile.write(Data("12345".utf8), to: file, permissions: 0o600)
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test func replacesAnExistingFileWhole() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let file = directory.url.appendingPathComponent("f")
         try AtomicFile.write(Data(repeating: 0x41, count: 1000), to: file, permissions: 0o600)
         try AtomicFile.write(Data("short".utf8), to: file, permissions: 0o600)
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func failsCleanlyWhenTheParentIsAFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let blocker = directory.url.appendingPathComponent("blocker")
         try AtomicFile.write(Data("x".utf8), to: blocker, permissions: 0o600)
         let error = try #require(throws: StreamCoreError.self) {
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func removeIgnoresAMissingFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         try AtomicFile.remove(directory.url.appendingPathComponent("absent"))
     }
 }

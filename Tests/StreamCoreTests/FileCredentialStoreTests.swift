@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import StreamCore
 
@@ -10,7 +11,7 @@ import Testing
     }
 
     @Test func savesWithMode0600AndLoadsBack() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = FileCredentialStore(paths: try XDGPaths(environment: directory.environment))
         #expect(try store.load() == nil)
         try store.save(try credentials())
@@ -21,7 +22,7 @@ import Testing
     }
 
     @Test func replacingKeepsMode0600EvenWithAPermissiveUmask() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = FileCredentialStore(paths: try XDGPaths(environment: directory.environment))
         let previous = umask(0)
         defer { umask(previous) }
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func clearRemovesTheFileAndIsIdempotent() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = FileCredentialStore(paths: try XDGPaths(environment: directory.environment))
         try store.save(try credentials())
         try store.clear()
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func refusesAFileOtherUsersCanRead() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = FileCredentialStore(paths: try XDGPaths(environment: directory.environment))
         try store.save(try credentials())
         #expect(chmod(store.fileURL.path, 0o644) == 0)
@@ -55,7 +56,7 @@ import Testing
     @Test(arguments: ["", "{}", "[]", #"{"url": "ftp://x/y", "streamKey": "SECRETVALUE"}"#,
                       #"{"url": 1, "streamKey": "SECRETVALUE"}"#, "SECRETVALUE"])
     func refusesCorruptFilesWithoutEchoingThem(_ contents: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = FileCredentialStore(paths: try XDGPaths(environment: directory.environment))
         try AtomicFile.write(Data(contents.utf8), to: store.fileURL, permissions: 0o600)
         let error = try #require(throws: StreamCoreError.self) { try store.load() }
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func credentialsNeverGoIntoTheSettingsBlob() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let paths = try XDGPaths(environment: directory.environment)
         let credentialStore = FileCredentialStore(paths: paths)
         let settingsStore = SettingsStore.file(paths: paths)

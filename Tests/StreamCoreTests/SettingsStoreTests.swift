@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import StreamCore
 
@@ -6,17 +7,17 @@ import Testing
     /// 2026-11-29 18:15:00 UTC, so that set-aside names are predictable.
     static let fixedDate = Date(timeIntervalSince1970: 1_795_976_100)
 
-    private func makeStore(_ directory: TemporaryDirectory) throws -> SettingsStore {
+    private func makeStore(_ directory: TemporaryConfigHome) throws -> SettingsStore {
         let paths = try XDGPaths(environment: directory.environment)
         return SettingsStore(storage: FileBlobStorage(directory: paths.configDirectory), now: { Self.fixedDate })
     }
 
-    private func blobURL(_ directory: TemporaryDirectory) -> URL {
+    private func blobURL(_ directory: TemporaryConfigHome) -> URL {
         directory.streamDirectory.appendingPathComponent("stream.settings.v1.json")
     }
 
     @Test func nothingStoredGivesDefaults() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let result = try makeStore(directory).load()
         #expect(result.settings == StreamSettings())
         #expect(result.warnings.isEmpty)
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func savesOneBlobUnderTheSettingsKeyAndLoadsItBack() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = try makeStore(directory)
         var settings = StreamSettings.defaults(for: .p1080, fps: 60)
         settings.pipEnabled = true
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func savingClampsAndWarns() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = try makeStore(directory)
         var settings = StreamSettings()
         settings.pipScale = 0.05
@@ -53,7 +54,7 @@ import Testing
     }
 
     @Test func storedOutOfRangeValuesAreClampedOnLoadWithWarnings() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = try makeStore(directory)
         try AtomicFile.write(Data(#"{"videoBitrateKbps": 50, "fps": 61, "extra": 1}"#.utf8), to: blobURL(directory),
                              permissions: 0o600)
@@ -72,7 +73,7 @@ import Testing
         "",
     ])
     func corruptBlobIsKeptAsideAndNeverOverwritten(_ contents: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = try makeStore(directory)
         try AtomicFile.write(Data(contents.utf8), to: blobURL(directory), permissions: 0o600)
 
@@ -91,7 +92,7 @@ import Testing
     }
 
     @Test func hugeBlobIsKeptAsideWithoutBeingDecoded() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = try makeStore(directory)
         let huge = Data(("{\"fps\": 30, \"pad\": \"" + String(repeating: "x", count: 1_000_000) + "\"}").utf8)
         try AtomicFile.write(huge, to: blobURL(directory), permissions: 0o600)
@@ -103,7 +104,7 @@ import Testing
     }
 
     @Test func saveSetsAsideACorruptBlobWrittenAfterLoad() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = try makeStore(directory)
         try store.save(StreamSettings())
         try AtomicFile.write(Data("garbage".utf8), to: blobURL(directory), permissions: 0o600)
@@ -115,7 +116,7 @@ import Testing
     }
 
     @Test func aSecondCorruptionInTheSameSecondGetsItsOwnName() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = try makeStore(directory)
         try AtomicFile.write(Data("one".utf8), to: blobURL(directory), permissions: 0o600)
         _ = try store.load()
@@ -129,7 +130,7 @@ import Testing
     }
 
     @Test func resetStoresDefaults() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = try makeStore(directory)
         try store.save(StreamSettings.defaults(for: .p1080, fps: 60))
         try store.reset()
@@ -137,7 +138,7 @@ import Testing
     }
 
     @Test func writesLeaveNoTemporaryFilesBehind() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         let store = try makeStore(directory)
         for fps in [24, 30, 60, 30] {
             try store.save(StreamSettings.defaults(for: .p720, fps: fps))
@@ -146,7 +147,7 @@ import Testing
     }
 
     @Test func aDirectoryInPlaceOfTheBlobIsAnIOErrorNotACrash() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryConfigHome()
         try FileManager.default.createDirectory(at: blobURL(directory), withIntermediateDirectories: true)
         let error = try #require(throws: StreamCoreError.self) { try makeStore(directory).load() }
         #expect(error.kind == .io)

@@ -111,12 +111,12 @@ import Testing
             let error = await #expect(throws: TransportError.self) {
                 try await AsyncConnection.connect(host: "127.0.0.1", port: port,
                                                   tls: TLSClientConfiguration(serverName: "127.0.0.1"),
-                                                  timeout: .milliseconds(400), loop: loop)
+                                                  timeout: .seconds(2), loop: loop)
             }
             #expect(error?.code == .timeout)
             #expect(error?.description.contains("TLS handshake with 127.0.0.1:\(port)") == true,
                     "\(error?.description ?? "")")
-            #expect(start.duration(to: .now) < .seconds(2))
+            #expect(start.duration(to: .now) < .seconds(30), "the handshake timeout must end the attempt, not a hang")
         }
     }
 

@@ -5,12 +5,12 @@ import Glibc
 import Darwin
 #endif
 
-/// A real directory under the system temporary directory, removed when the value is released.
-final class TemporaryDirectory {
-    let url: URL
+/// A real configuration home (XDG_CONFIG_HOME) under the system temporary directory, removed when released.
+public final class TemporaryConfigHome {
+    public let url: URL
 
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/stream-cli-tests-XXXXXX").utf8CString)
+    public init() throws {
+        var template = Array((NSTemporaryDirectory() + "/stream-config-tests-XXXXXX").utf8CString)
         guard let pointer = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw CocoaError(.fileWriteUnknown)
         }
@@ -22,20 +22,20 @@ final class TemporaryDirectory {
     }
 
     /// An environment whose XDG configuration home is this directory.
-    var environment: [String: String] { ["XDG_CONFIG_HOME": url.path, "HOME": "/nonexistent-home"] }
+    public var environment: [String: String] { ["XDG_CONFIG_HOME": url.path, "HOME": "/nonexistent-home"] }
 
     /// The `stream` directory inside it.
-    var streamDirectory: URL { url.appendingPathComponent("stream", isDirectory: true) }
+    public var streamDirectory: URL { url.appendingPathComponent("stream", isDirectory: true) }
 
     /// The file names in the `stream` directory, sorted.
-    func streamFiles() throws -> [String] {
+    public func streamFiles() throws -> [String] {
         guard FileManager.default.fileExists(atPath: streamDirectory.path) else { return [] }
         return try FileManager.default.contentsOfDirectory(atPath: streamDirectory.path).sorted()
     }
 }
 
 /// The permission bits of a file, read with `stat(2)`.
-func permissions(of path: String) -> UInt16? {
+public func permissions(of path: String) -> UInt16? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     return UInt16(info.st_mode & 0o7777)

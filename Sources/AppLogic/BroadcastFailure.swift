@@ -1,0 +1,112 @@
+import RTMP
+import StreamCore
+
+/// Why a broadcast ends early, and the text the extension passes to `finishBroadcastWithError` (iOS shows it to
+/// the user in an alert). The text says what happened and what to do, and never contains the stream key.
+public enum BroadcastFailure: Sendable, Hashable {
+    /// No URL and stream key are saved in the Keychain.
+    case missingCredentials
+    /// The Keychain item exists but cannot be read; the detail is `StreamCoreError`'s message (never the key).
+    case unreadableCredentials(detail: String)
+    /// There is no network path at all (airplane mode, no Wi-Fi or cellular).
+    case networkUnavailable
+    /// The ingest's host name does not resolve.
+    case hostNotFound
+    /// Nothing accepts connections at the ingest's host and port.
+    case connectionRefused
+    /// TLS failed (certificate, host name, protocol) on an `rtmps://` URL.
+    case tlsFailure
+    /// The ingest did not answer in time.
+    case timeout
+    /// The connection dropped while live.
+    case connectionLost
+    /// The ingest refused `connect` (wrong application path), with the server's status code if it sent one.
+    case connectRejected(statusCode: String?)
+    /// The ingest refused `publish` (wrong stream key, or the stream is already live), with its status code.
+    case publishRejected(statusCode: String?)
+    /// The ingest broke the RTMP protocol.
+    case protocolError
+    /// The video or audio encoder failed.
+    case encoderFailed(detail: String)
+
+    /// The `NSError` domain of the finish error.
+    public static let errorDomain = "com.joeblau.Stream.Broadcast"
+
+    /// The failure for an RTMP session failure.
+    /// - Parameters:
+    ///   - code: `RTMPError.code`.
+    ///   - statusCode: `RTMPError.statusCode`.
+    public init(rtmp code: RTMPError.Code, statusCode: String?) {
+        switch code {
+        case .connectRejected: self = .connectRejected(statusCode: statusCode)
+        case .publishRejected: self = .publishRejected(statusCode: statusCode)
+        case .closed: self = .connectionLost
+        case .unsupportedVersion, .invalidHandshake, .malformedChunk, .chunkSizeOutOfRange, .messageTooLarge,
+             .resourceLimitExceeded, .malformedMessage, .playRejected, .unexpectedMessage, .invalidState:
+            self = .protocolError
+        }
+    }
+
+    /// The `NSError` code: stable per case, for logs and analytics.
+    public var code: Int {
+        switch self {
+        case .missingCredentials: 1
+        case .unreadableCredentials: 2
+        case .networkUnavailable: 3
+        case .hostNotFound: 4
+        case .connectionRefused: 5
+        case .tlsFailure: 6
+        case .timeout: 7
+        case .connectionLost: 8
+        case .connectRejected: 9
+        case .publishRejected: 10
+        case .protocolError: 11
+        case .encoderFailed: 12
+        }
+    }
+
+    /// The user-facing text.
+    /// - Parameters:
+    ///   - url: the ingest, shown as its `tcUrl` (it never holds the key); nil when unknown.
+    ///   - streamKey: the key, removed from anything that might echo it.
+    /// - Returns: one or two sentences without the key.
+    public func message(url: IngestURL?, streamKey: String?) -> String {
+        let server = url.map { "\($0.hostForURL):\($0.port)" } ?? "the ingest server"
+        let text: String
+        switch self {
+        case .missingCredentials:
+            text = "No stream URL and key are saved. Open Stream, enter them under Connection, then start again."
+        case .unreadableCredentials(let detail):
+            text = "The saved stream URL and key could not be read (\(detail)). Enter them again in Stream."
+        case .networkUnavailable:
+            text = "No network connection. Connect to Wi-Fi or cellular data and start again."
+        case .hostNotFound:
+            text = "\(server) could not be found. Check the URL in Stream's settings."
+        case .connectionRefused:
+            text = "\(server) refused the connection. Check the URL and port (rtmp uses 1935, rtmps 443)."
+        case .tlsFailure:
+            text = "The secure connection to \(server) failed. Check that the URL's host matches the service "
+                + "(rtmps://), or try rtmp://."
+        case .timeout:
+            text = "\(server) did not answer in time. Check your connection and the URL."
+        case .connectionLost:
+            text = "The connection to \(server) was lost. Start the broadcast again when the network is back."
+        case .connectRejected(let status):
+            text = "\(server) refused the connection\(Self.suffix(status)). Check the application path in the URL "
+                + "(e.g. rtmps://live.restream.io/live)."
+        case .publishRejected(let status):
+            text = "\(server) refused the stream\(Self.suffix(status)). Check the stream key, and that no other "
+                + "broadcast is using it."
+        case .protocolError:
+            text = "\(server) sent something Stream could not understand. Check that the URL is an RTMP ingest."
+        case .encoderFailed(let detail):
+            text = "Encoding failed (\(detail)). Try a lower quality in Stream's settings."
+        }
+        return Redaction.redact(text, secrets: [streamKey ?? ""])
+    }
+
+    private static func suffix(_ status: String?) -> String {
+        guard let status, !status.isEmpty else { return "" }
+        return " (\(status))"
+    }
+}

@@ -1,0 +1,54 @@
+import Media
+
+/// A snapshot of a running broadcast, for a status line and for tests.
+public struct BroadcastStatistics: Sendable, Hashable {
+    /// Seconds since the broadcast started.
+    public var elapsedSeconds: Double = 0
+    /// Video bits produced by the encoder over the last interval, in kbit/s.
+    public var videoKbps: Int = 0
+    /// Audio bits produced over the last interval, in kbit/s.
+    public var audioKbps: Int = 0
+    /// Frames encoded per second over the last interval.
+    public var framesPerSecond: Double = 0
+    /// Frames encoded since the start.
+    public var framesEncoded = 0
+    /// Audio frames (AAC packets) encoded since the start.
+    public var audioFramesEncoded = 0
+    /// Average time to make one video frame (render, convert, composite, encode) over the last interval, in
+    /// milliseconds; near or above the frame interval (33 ms at 30 fps) the machine cannot keep up and frames are
+    /// skipped.
+    public var frameWorkMilliseconds: Double = 0
+    /// Frames skipped because the pipeline fell behind real time.
+    public var framesSkippedLate = 0
+    /// Video frames dropped by an output's send queue (the most of any output).
+    public var framesDroppedByQueue = 0
+    /// Audio frames dropped by an output's send queue (the most of any output).
+    public var audioFramesDroppedByQueue = 0
+    /// The largest queue span among the outputs, in milliseconds of media.
+    public var queueMilliseconds: Int64 = 0
+    /// Reconnects made, summed over outputs.
+    public var reconnects = 0
+    /// The encoder's current video bitrate (follows adaptive bitrate), in kbit/s.
+    public var currentVideoBitrateKbps = 0
+    /// Frame buffers allocated by the screen source's pool, the encode converter's pool and the compositor (a
+    /// steady state adds none).
+    public var frameBufferAllocations = 0
+    /// The screen source's pool counters.
+    public var screenPool = PoolStatistics()
+    /// The encode converter's pool counters.
+    public var encodePool = PoolStatistics()
+    /// The camera source's pool counters.
+    public var cameraPool = PoolStatistics()
+    /// Frames that got the camera picture drawn in.
+    public var framesComposited = 0
+    /// Capture-to-socket latency of video frames, median, in milliseconds (the slowest output's), once known.
+    public var latencyP50Milliseconds: Int?
+    /// Capture-to-socket latency of video frames, 99th percentile, in milliseconds (the slowest output's).
+    public var latencyP99Milliseconds: Int?
+
+    /// Creates zeroed statistics.
+    public init() {}
+
+    /// All dropped or skipped video frames.
+    public var droppedFrames: Int { framesSkippedLate + framesDroppedByQueue }
+}

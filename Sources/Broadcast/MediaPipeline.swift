@@ -1,0 +1,261 @@
+#if os(Linux)
+import Encoders
+import FLV
+import Foundation
+import Media
+import StreamCore
+
+/// The real-time half of a session: sources → compositor → encoders → FLV tags → outputs, on its own thread.
+///
+/// Rendering, compositing and encoding are blocking C calls of several milliseconds per frame, and their deadlines
+/// are hard: on the shared cooperative pool (one thread per core) anything else blocking the pool would make frames
+/// late. So the pipeline runs a plain loop on its own thread, pacing video frames and audio buffers on one monotonic
+/// clock. When it falls behind by a frame or more, it skips to the present and counts the skipped frames.
+/// Not thread-safe: created by the session, then used only by the media thread.
+final class MediaPipeline {
+    let configuration: BroadcastConfiguration
+    let encodeSize: PixelSize
+    let headers: StreamHeaders
+    private let outputs: [BroadcastOutput]
+    private let screen: TestScreenSource
+    private let camera: (any CameraSource)?
+    private let tone: TestToneSource
+    private let converter: EncodeFrameConverter
+    private let compositor: PiPCompositor
+    private let videoEncoder: any VideoEncoder
+    private let audioEncoder: any AudioEncoder
+    private var counters = PipelineControl.Counters()
+    private var nextKeyframeMilliseconds: Int64 = 0
+
+    /// x264 counts frames, so skipped frames would stretch its keyframe cadence: the pipeline forces keyframes on
+    /// the clock instead and leaves x264's own interval at the longest it accepts.
+    private static let encoderKeyframeIntervalSeconds = 60
+
+    /// Opens the sources and encoders and prepares the headers.
+    init(configuration: BroadcastConfiguration, outputs: [BroadcastOutput]) throws(BroadcastError) {
+        let settings = configuration.settings
+        self.configuration = configuration
+        self.outputs = outputs
+        encodeSize = configuration.encodeSize
+        screen = TestScreenSource(size: configuration.screenSize)
+        if settings.pipEnabled {
+            switch configuration.camera {
+            case .testPattern: camera = TestCameraSource()
+            case .y4m(let path): camera = try Y4MCameraSource(path: path)
+            }
+        } else {
+            camera = nil
+        }
+        tone = TestToneSource(frequency: configuration.toneFrequency)
+        converter = EncodeFrameConverter(width: encodeSize.width, height: encodeSize.height)
+        compositor = PiPCompositor(configuration: configuration.pip)
+        let videoConfiguration = VideoEncoderConfiguration(
+            width: encodeSize.width, height: encodeSize.height, framesPerSecond: settings.fps,
+            bitrateKbps: settings.videoBitrateKbps, keyframeIntervalSeconds: Self.encoderKeyframeIntervalSeconds)
+        let audioConfiguration = AudioEncoderConfiguration(sampleRate: 48_000, channels: 2,
+                                                           bitrateKbps: settings.audioBitrateKbps)
+        let video: X264Encoder
+        let audio: AACEncoder
+        do {
+            video = try X264Encoder(configuration: videoConfiguration, options: configuration.x264)
+            audio = try AACEncoder(configuration: audioConfiguration)
+        } catch {
+            throw BroadcastError(.encoderFailed, "cannot open the encoders: \(error)")
+        }
+        videoEncoder = video
+        audioEncoder = audio
+        do {
+            let avc = try AVCDecoderConfigurationRecord(sps: video.sps, pps: video.pps)
+            let asc = try AudioSpecificConfig(parsing: audio.audioSpecificConfig)
+            headers = StreamHeaders(
+                metadata: FLVMetadata(
+                    width: Double(encodeSize.width), height: Double(encodeSize.height),
+                    videoDataRate: Double(settings.videoBitrateKbps), frameRate: Double(settings.fps),
+                    videoCodecID: FLVMetadata.avcVideoCodecID, audioDataRate: Double(settings.audioBitrateKbps),
+                    audioSampleRate: 48_000, audioSampleSize: 16, stereo: true,
+                    audioCodecID: FLVMetadata.aacAudioCodecID, encoder: "Stream"),
+                videoSequenceHeader: FLVTag(video: .sequenceHeader(avc), timestamp: 0),
+                audioSequenceHeader: FLVTag(audio: .sequenceHeader(asc), timestamp: 0))
+        } catch {
+            throw BroadcastError(.encoderFailed, "the encoders produced unusable headers: \(error)")
+        }
+        counters.videoBitrateKbps = settings.videoBitrateKbps
+    }
+
+    /// Runs until the duration is reached, a stop is asked, or an encoder fails; then flushes the encoders.
+    func run(control: PipelineControl) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for output in outputs { output.setClockOrigin(start) }
+        let fps = configuration.settings.fps
+        let frameDuration = Duration.seconds(1) / fps
+        let frameLimit = configuration.duration.map { Int(($0 / frameDuration).rounded(.up)) }
+        let sampleRate = Int64(audioEncoder.configuration.sampleRate)
+        let samplesPerBuffer = Int64(tone.samplesPerBuffer)
+        let sampleLimit = configuration.duration.map { Int64(($0 / .seconds(1)) * Double(sampleRate)) }
+        var videoIndex = 0
+        var audioIndex = 0
+        var videoDone = false
+        var audioDone = false
+        while !(videoDone && audioDone) && !control.shouldStop {
+            let videoDeadline = start + frameDuration * videoIndex
+            // An audio buffer is ready once its last sample has been "captured".
+            let audioDeadline = start + .nanoseconds(
+                (Int64(audioIndex) + 1) * samplesPerBuffer * 1_000_000_000 / sampleRate)
+            let next = videoDone ? audioDeadline : audioDone ? videoDeadline : min(videoDeadline, audioDeadline)
+            Self.sleep(until: next, clock: clock)
+            let now = clock.now
+            do throws(BroadcastError) {
+                if !audioDone && now >= audioDeadline {
+                    try encodeAudio(index: audioIndex)
+                    audioIndex += 1
+                    if let sampleLimit, Int64(audioIndex) * samplesPerBuffer >= sampleLimit { audioDone = true }
+                }
+                if !videoDone && now >= videoDeadline {
+                    // Behind by a whole frame or more: skip to the present instead of drifting.
+                    let late = Int(((now - videoDeadline) / frameDuration).rounded(.down))
+                    if late > 0 {
+                        let skipped = frameLimit.map { min(late, max(0, $0 - videoIndex - 1)) } ?? late
+                        counters.framesSkippedLate += skipped
+                        videoIndex += skipped
+                    }
+                    if let kbps = control.takeRequestedBitrate(), kbps != videoEncoder.configuration.bitrateKbps {
+                        try? videoEncoder.setBitrate(kbps: kbps)
+                    }
+                    let workStart = clock.now
+                    try encodeVideo(index: videoIndex, fps: fps)
+                    counters.videoWorkSeconds += (clock.now - workStart) / .seconds(1)
+                    videoIndex += 1
+                    if let frameLimit, videoIndex >= frameLimit { videoDone = true }
+                }
+            } catch {
+                control.fail(error)
+            }
+            counters.elapsedSeconds = (clock.now - start) / .seconds(1)
+            publish(to: control)
+        }
+        if videoDone && audioDone { control.stop(.durationReached) }
+        flushEncoders()
+        publish(to: control)
+    }
+
+    /// Sleeps on the monotonic clock (not the wall clock), in slices so a stop is noticed within one frame.
+    private static func sleep(until deadline: ContinuousClock.Instant, clock: ContinuousClock) {
+        let remaining = deadline - clock.now
+        guard remaining > .zero else { return }
+        let slice = min(remaining, .milliseconds(50))
+        let (seconds, attoseconds) = slice.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remainder = timespec()
+        while nanosleep(&request, &remainder) != 0 && errno == EINTR { request = remainder }
+    }
+
+    private func publish(to control: PipelineControl) {
+        counters.screenPool = screen.statistics
+        counters.encodePool = converter.statistics
+        counters.cameraPool = camera?.statistics ?? PoolStatistics()
+        counters.framesComposited = compositor.statistics.composited
+        counters.frameBufferAllocations = counters.screenPool.allocations + counters.encodePool.allocations
+            + counters.cameraPool.allocations + converter.intermediateAllocations
+            + compositor.statistics.bufferAllocations
+        counters.videoBitrateKbps = videoEncoder.configuration.bitrateKbps
+        control.publish(counters)
+    }
+
+    // MARK: Video
+
+    private func encodeVideo(index: Int, fps: Int) throws(BroadcastError) {
+        let pts = Int64(index) * 1_000_000_000 / Int64(fps)
+        if let camera, let cameraFrame = camera.frame(index: index, pts: pts) {
+            compositor.cameraSlot.put(cameraFrame)
+        }
+        let milliseconds = Int64(index) * 1000 / Int64(fps)
+        // Every output is asked (each clears its own request), then keyframes follow the clock.
+        let requested = outputs.map { $0.takeKeyframeRequest() }.contains(true)
+        let interval = Int64(configuration.keyframeIntervalSeconds) * 1000
+        if requested {
+            // A new connection starts here: the cadence restarts from this frame.
+            videoEncoder.forceKeyframe()
+            nextKeyframeMilliseconds = milliseconds + interval
+        } else if milliseconds >= nextKeyframeMilliseconds {
+            // On the 2 s grid even when the frame on the grid point was skipped.
+            videoEncoder.forceKeyframe()
+            while nextKeyframeMilliseconds <= milliseconds { nextKeyframeMilliseconds += interval }
+        }
+        guard let screenFrame = screen.frame(index: index, pts: pts) else {
+            counters.framesSkippedLate += 1
+            return
+        }
+        let converted: VideoFrame?
+        do {
+            converted = try converter.convert(screenFrame)
+        } catch {
+            throw BroadcastError(.encoderFailed, "cannot convert the screen frame: \(error)")
+        }
+        guard let converted else {
+            counters.framesSkippedLate += 1
+            return
+        }
+        let picture = compositor.composite(consume converted)
+        let packets: [EncodedVideoPacket]
+        do {
+            packets = try picture.withUnsafePlanes { planes in
+                try videoEncoder.encode(I420Planes(
+                    width: picture.width, height: picture.height,
+                    y: planes.baseAddress(ofPlane: 0), yStride: planes.stride(ofPlane: 0),
+                    u: planes.baseAddress(ofPlane: 1), uStride: planes.stride(ofPlane: 1),
+                    v: planes.baseAddress(ofPlane: 2), vStride: planes.stride(ofPlane: 2)), pts: milliseconds)
+            }
+        } catch {
+            throw BroadcastError(.encoderFailed, "the video encoder failed: \(error)")
+        }
+        submit(packets)
+    }
+
+    private func submit(_ packets: [EncodedVideoPacket]) {
+        for packet in packets {
+            let body = FLVVideoTagBody.frame(AnnexB.lengthPrefixed(packet.data), isKeyFrame: packet.isKeyframe,
+                                             compositionTime: Int32(clamping: packet.pts - packet.dts))
+            let tag = FLVTag(video: body, timestamp: UInt32(truncatingIfNeeded: max(0, packet.dts)))
+            counters.videoBytes += packet.data.count
+            counters.framesEncoded += 1
+            for output in outputs { output.submit(tag) }
+        }
+    }
+
+    // MARK: Audio
+
+    private func encodeAudio(index: Int) throws(BroadcastError) {
+        guard let buffer = tone.buffer(index: index) else { return }
+        do {
+            let packets = try buffer.withUnsafeBytes { bytes in
+                try audioEncoder.encode(interleaved: bytes.bindMemory(to: Float.self))
+            }
+            submit(packets)
+        } catch {
+            throw BroadcastError(.encoderFailed, "the audio encoder failed: \(error)")
+        }
+    }
+
+    private func submit(_ packets: [EncodedAudioPacket]) {
+        let priming = Int64(audioEncoder.primingSamples)
+        for packet in packets {
+            // The first packet starts `priming` samples before zero; shift so the stream starts at 0 ms.
+            let milliseconds = (packet.pts + priming) * 1000 / Int64(packet.sampleRate)
+            let tag = FLVTag(audio: .frame(packet.data), timestamp: UInt32(truncatingIfNeeded: max(0, milliseconds)))
+            counters.audioBytes += packet.data.count
+            counters.audioFramesEncoded += 1
+            for output in outputs { output.submit(tag) }
+        }
+    }
+
+    private func flushEncoders() {
+        do {
+            submit(try videoEncoder.flush())
+            submit(try audioEncoder.flush())
+        } catch {
+            // The stream is ending anyway; what was sent stays valid.
+        }
+    }
+}
+#endif

@@ -1,0 +1,98 @@
+import FLV
+import Publisher
+import StreamCore
+
+/// An RTMP or RTMPS ingest: a fresh `RTMPClient` per connection attempt, publishing one stream key.
+public actor RTMPSink: MediaSink {
+    /// The ingest.
+    public nonisolated let url: IngestURL
+    /// Timeouts and the extra CA for RTMPS.
+    public nonisolated let options: RTMPClient.Options
+    /// The ingest with the key masked, e.g. `rtmps://host/app/••••`.
+    public nonisolated let label: String
+    /// Always true: RTMP goes over the network.
+    public nonisolated var isNetwork: Bool { true }
+    private let streamKey: String
+    private var client: RTMPClient?
+
+    /// Creates a sink.
+    /// - Parameters:
+    ///   - url: the ingest URL (without the key).
+    ///   - streamKey: the publish name; it never appears in labels or errors.
+    ///   - options: client options (timeouts, CA file).
+    public init(url: IngestURL, streamKey: String, options: RTMPClient.Options = RTMPClient.Options()) {
+        self.url = url
+        self.streamKey = streamKey
+        self.options = options
+        label = url.redactedDescription(streamKey: streamKey)
+    }
+
+    /// Connects and publishes; returns at `NetStream.Publish.Start`.
+    /// - Throws: `BroadcastError` (`.connectFailed`, transient for network trouble).
+    public func open() async throws(BroadcastError) {
+        if let old = client {
+            client = nil
+            await old.close(flushTimeout: .zero)
+        }
+        do {
+            let client = try RTMPClient(options: options)
+            self.client = client
+            try await client.connect(to: url)
+            try await client.publish(streamKey: streamKey)
+        } catch {
+            throw convert(error, code: .connectFailed)
+        }
+    }
+
+    /// Sends `@setDataFrame onMetaData`.
+    /// - Throws: `BroadcastError` (`.connectionLost`) when the connection failed.
+    public func sendMetadata(_ metadata: FLVMetadata) async throws(BroadcastError) {
+        do {
+            try await connected().sendMetadata(metadata)
+        } catch {
+            throw convert(error, code: .connectionLost)
+        }
+    }
+
+    /// Queues one tag on the connection.
+    /// - Throws: `BroadcastError` (`.connectionLost`) when the connection failed.
+    public func send(_ tag: FLVTag) async throws(BroadcastError) {
+        do {
+            try await connected().send(tag)
+        } catch {
+            throw convert(error, code: .connectionLost)
+        }
+    }
+
+    /// Bytes the client holds that the kernel has not taken yet.
+    public var queuedBytes: Int {
+        get async { await client?.queuedBytes ?? 0 }
+    }
+
+    /// Waits until the client's buffer is below `threshold`.
+    /// - Throws: `BroadcastError` (`.connectionLost`) when the connection failed meanwhile.
+    public func waitForDrain(below threshold: Int) async throws(BroadcastError) {
+        do {
+            try await connected().waitForDrain(below: threshold)
+        } catch {
+            throw convert(error, code: .connectionLost)
+        }
+    }
+
+    /// Unpublishes, flushes (bounded by `flushTimeout`) and closes.
+    public func close(flushTimeout: Duration) async {
+        guard let client else { return }
+        self.client = nil
+        await client.close(flushTimeout: flushTimeout)
+    }
+
+    private func connected() throws(PublishError) -> RTMPClient {
+        guard let client else { throw PublishError(.invalidState, "not connected") }
+        return client
+    }
+
+    private func convert(_ error: PublishError, code: BroadcastError.Code) -> BroadcastError {
+        let message = Redaction.redact("\(label): \(error.description)", secrets: [streamKey])
+        return BroadcastError(code, message, isTransient: error.isTransient)
+    }
+}

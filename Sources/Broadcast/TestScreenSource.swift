@@ -1,0 +1,103 @@
+import Media
+import StreamCore
+
+/// The "screen" of a broadcast that runs on any machine: Media's moving `ScreenPattern` with a frame counter, plus a
+/// strip of changing noise, in BGRA frames from a small bounded pool (the steady state allocates nothing).
+///
+/// The noise strip (the left half of the bottom quarter, in 4×4-pixel blocks of random grey) gives the encoder real
+/// work: the flat pattern alone encodes to ~150 kbps whatever the setting, which would make the bitrate, the send
+/// queue and adaptive bitrate untestable. The frame counter and the right half stay clean, where a PiP usually sits.
+public final class TestScreenSource {
+    /// The pattern drawn.
+    public let pattern: ScreenPattern
+    /// The rectangle filled with noise.
+    public let noiseRect: PiPRect
+    private let pool: FramePool
+    private let noiseTexture: [UInt32]
+    private let noiseTextureWidth: Int
+    private var random: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    /// Side of one noise block in pixels.
+    public static let noiseBlockSize = 4
+
+    /// Creates a source of `size` (e.g. 1920×1080, or 1179×2556 for a portrait phone).
+    /// - Parameter size: at least 64×64.
+    public init(size: PixelSize) {
+        pattern = ScreenPattern(width: size.width, height: size.height)
+        pool = FramePool(format: .bgra, width: size.width, height: size.height, maxCount: 3)
+        let top = size.height * 3 / 4
+        noiseRect = PiPRect(x: 0, y: top, width: size.width / 2, height: size.height - top)
+        noiseTextureWidth = noiseRect.width + 256
+        var seed = random
+        noiseTexture = Self.makeNoiseTexture(width: noiseTextureWidth, seed: &seed)
+    }
+
+    /// The pool's counters.
+    public var statistics: PoolStatistics { pool.statistics }
+
+    /// Frame `index`, stamped `pts` (nanoseconds on the session clock); nil when every pooled frame is still in use.
+    public func frame(index: Int, pts: Int64) -> VideoFrame? {
+        guard var frame = pool.makeFrame(pts: pts) else { return nil }
+        pattern.render(frameIndex: index, into: &frame)
+        drawNoise(into: &frame)
+        return frame
+    }
+
+    private func drawNoise(into frame: inout VideoFrame) {
+        let rect = noiseRect
+        let block = Self.noiseBlockSize
+        guard rect.width > 0, rect.height > 0 else { return }
+        // Each band of `block` rows is a row of the prepared texture, at a random row and a random horizontal
+        // offset: the picture changes unpredictably every frame for one `memcpy` per row.
+        let rows = Self.noiseTextureRows
+        let slack = noiseTextureWidth - rect.width
+        frame.withUnsafeMutablePlanes { planes in
+            let base = planes.baseAddress(ofPlane: 0)
+            let stride = planes.stride(ofPlane: 0)
+            noiseTexture.withUnsafeBufferPointer { texture in
+                guard let textureStart = texture.baseAddress else { return }
+                var y = 0
+                while y < rect.height {
+                    let random = nextRandom()
+                    let row = Int(truncatingIfNeeded: random & UInt64(rows - 1))
+                    let offset = Int(truncatingIfNeeded: (random >> 16) % UInt64(slack / block + 1)) * block
+                    let source = textureStart + row * noiseTextureWidth + offset
+                    for line in y..<min(y + block, rect.height) {
+                        UnsafeMutableRawPointer(base + (rect.y + line) * stride + rect.x * 4)
+                            .assumingMemoryBound(to: UInt32.self).update(from: source, count: rect.width)
+                    }
+                    y += block
+                }
+            }
+        }
+    }
+
+    /// Rows of the noise texture (a power of two).
+    private static let noiseTextureRows = 256
+
+    /// Random grey blocks, `noiseTextureRows` rows of `noiseTextureWidth` pixels, made once.
+    private static func makeNoiseTexture(width: Int, seed: inout UInt64) -> [UInt32] {
+        var texture = [UInt32](repeating: 0, count: width * noiseTextureRows)
+        for row in 0..<noiseTextureRows {
+            var x = 0
+            while x < width {
+                seed ^= seed << 13
+                seed ^= seed >> 7
+                seed ^= seed << 17
+                let level = UInt32(truncatingIfNeeded: seed >> 56)
+                let word = 0xFF00_0000 | level << 16 | level << 8 | level
+                for offset in x..<min(x + noiseBlockSize, width) { texture[row * width + offset] = word }
+                x += noiseBlockSize
+            }
+        }
+        return texture
+    }
+
+    /// xorshift64: fast, deterministic, good enough for picture noise.
+    private func nextRandom() -> UInt64 {
+        random ^= random << 13
+        random ^= random >> 7
+        random ^= random << 17
+        return random
+    }
+}

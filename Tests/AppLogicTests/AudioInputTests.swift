@@ -1,0 +1,16 @@
+import Testing
+import AppLogic
+
+@Suite struct AudioInputTests {
+    @Test(arguments: [
+        ("BluetoothHFP", true),
+        ("BluetoothLE", true),
+        ("BluetoothA2DPOutput", true),
+        ("MicrophoneBuiltIn", false),
+        ("MicrophoneWired", false),
+        ("USBAudio", false),
+    ])
+    func bluetoothIsTheBluetoothPortFamily(_ portType: String, _ expected: Bool) {
+        #expect(AudioInput(id: "x", name: "x", portType: portType).isBluetooth == expected)
+    }
+}

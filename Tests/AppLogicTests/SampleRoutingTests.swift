@@ -1,0 +1,38 @@
+import Testing
+import AppLogic
+
+@Suite struct SampleRoutingTests {
+    typealias Route = SampleRouting.Route
+
+    @Test(arguments: [
+        // (include app audio, facecam active, needs rotation, kind, expected route)
+        (true, false, false, SampleBufferKind.video, Route.passthrough),
+        (true, true, false, .video, .composite),
+        (false, false, true, .video, .composite),
+        (true, true, true, .video, .composite),
+        (true, false, false, .audioApp, .mix(.app)),
+        (false, false, false, .audioApp, .drop(.appAudioOff)),
+        (true, false, false, .audioMic, .mix(.microphone)),
+        (false, true, false, .audioMic, .mix(.microphone)),
+    ])
+    func runningRoutes(_ appAudio: Bool, _ facecam: Bool, _ rotation: Bool, _ kind: SampleBufferKind,
+                       _ expected: Route) {
+        let routing = SampleRouting(includeAppAudio: appAudio, facecamActive: facecam, needsRotation: rotation)
+        #expect(routing.route(kind) == expected)
+    }
+
+    @Test(arguments: SampleBufferKind.allCases)
+    func pausedAndFinishedDropEverything(_ kind: SampleBufferKind) {
+        for facecam in [true, false] {
+            #expect(SampleRouting(includeAppAudio: true, facecamActive: facecam, phase: .paused).route(kind)
+                    == .drop(.paused))
+            #expect(SampleRouting(includeAppAudio: true, facecamActive: facecam, phase: .finished).route(kind)
+                    == .drop(.finished))
+        }
+    }
+
+    @Test func mixedSourcesFollowTheAppAudioSetting() {
+        #expect(SampleRouting(includeAppAudio: true).mixedSources == [.app, .microphone])
+        #expect(SampleRouting(includeAppAudio: false).mixedSources == [.microphone])
+    }
+}

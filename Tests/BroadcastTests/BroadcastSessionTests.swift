@@ -1,0 +1,91 @@
+import Broadcast
+import Foundation
+import Media
+import StreamCore
+import TestSupport
+import Testing
+
+extension LiveBroadcastTests {
+    /// The whole pipeline into a local FLV recording: no network, real encoders, checked with ffprobe.
+    @Suite struct BroadcastSessionTests {
+        @Test func recordsTestSourcesInSyncAtTheLockedSize() async throws {
+            let work = try TemporaryDirectory()
+            let path = work.file("out.flv")
+            var settings = StreamSettings.defaults(for: .p480, frameRate: .fps24)
+            settings.videoBitrateKbps = 600
+            settings.pipEnabled = true
+            let configuration = BroadcastConfiguration(settings: settings,
+                                                       screenSize: PixelSize(width: 360, height: 640),
+                                                       duration: .seconds(3))
+            let output = BroadcastOutput(sink: FLVFileSink(path: path))
+            let session = try BroadcastSession(configuration: configuration, outputs: [output])
+            #expect(session.encodeSize == PixelSize(width: 360, height: 640))
+            let final = await session.run()
+            #expect(final == .ended(.durationReached))
+            let statistics = session.statistics
+            let report = try ProbeReport.probe(path)
+            let video = try #require(report.video)
+            #expect(video.codecName == "h264")
+            #expect(video.width == 360 && video.height == 640)
+            // Real time: every frame is encoded or, on a machine too busy to keep up, skipped and counted.
+            #expect(statistics.framesEncoded + statistics.framesSkippedLate == 72 && statistics.framesEncoded >= 54)
+            #expect(video.frameCount == statistics.framesEncoded)
+            let audio = try #require(report.audio)
+            #expect(audio.codecName == "aac" && audio.sampleRate == 48_000)
+            let audioTimes = try ProbeReport.packetTimes(path, stream: "a:0")
+            let videoTimes = try ProbeReport.packetTimes(path, stream: "v:0")
+            let audioEnd = try #require(audioTimes.last)
+            let videoEnd = try #require(videoTimes.last)
+            #expect(abs(audioEnd - videoEnd) < 0.15, "audio ends at \(audioEnd) s, video at \(videoEnd) s")
+            #expect(try ProbeReport.decodeErrors(path).isEmpty)
+            // Steady state: every pool stays within its bound.
+            #expect(statistics.screenPool.allocations <= 3)
+            #expect(statistics.encodePool.allocations <= 4)
+            #expect(statistics.cameraPool.allocations <= 3)
+            #expect(statistics.framesComposited == statistics.framesEncoded)
+        }
+    }
+}
+
+extension LiveBroadcastTests.BroadcastSessionTests {
+    @Test func y4mCameraShowsInThePiPAndThePoolsStopGrowing() async throws {
+        let work = try TemporaryDirectory()
+        let camera = work.file("red.y4m")
+        let make = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=red:size=320x240:rate=24",
+                                                 "-t", "1", "-pix_fmt", "yuv420p", camera])
+        #expect(make.status == 0, "\(make.stderr)")
+        let path = work.file("y4m.flv")
+        var settings = StreamSettings.defaults(for: .p480, frameRate: .fps24)
+        settings.videoBitrateKbps = 800
+        settings.pipEnabled = true
+        settings.pipCorner = .topRight
+        settings.pipScale = 0.4
+        settings.cameraPosition = .back
+        let configuration = BroadcastConfiguration(settings: settings, screenSize: PixelSize(width: 640, height: 360),
+                                                   camera: .y4m(path: camera), duration: .seconds(3))
+        let session = try BroadcastSession(configuration: configuration,
+                                           outputs: [BroadcastOutput(sink: FLVFileSink(path: path))])
+        async let final = session.run()
+        // Warm-up: the first second (the statistics refresh every second).
+        var warm = session.statistics
+        for _ in 0..<100 where warm.framesEncoded < 24 {
+            try await Task.sleep(for: .milliseconds(50))
+            warm = session.statistics
+        }
+        #expect(await final == .ended(.durationReached))
+        let done = session.statistics
+        // Steady state: no frame buffer allocated after the first second.
+        #expect(warm.framesEncoded >= 24 && done.framesEncoded > warm.framesEncoded + 12)
+        #expect(done.frameBufferAllocations == warm.frameBufferAllocations,
+                "\(warm.frameBufferAllocations) buffers after warm-up, \(done.frameBufferAllocations) at the end")
+        // The 1 s file loops: the picture stays in for the whole broadcast.
+        #expect(done.framesComposited == done.framesEncoded)
+        let rect = PiPLayout.rect(frameWidth: 640, frameHeight: 360, cameraWidth: 320, cameraHeight: 240,
+                                  corner: .topRight, scale: 0.4)
+        let frame = try MediaInspection.frame(path, at: 2, width: 640, height: 360, in: work)
+        let inside = frame.pixel(rect.x + rect.width / 2, rect.y + rect.height / 2)
+        #expect(inside.r > 200 && inside.g < 60 && inside.b < 60, "expected red, got \(inside)")
+        let outside = frame.pixel(rect.x - 8, rect.y + rect.height / 2)
+        #expect(!(outside.r > 200 && outside.g < 60 && outside.b < 60), "camera leaked: \(outside)")
+    }
+}

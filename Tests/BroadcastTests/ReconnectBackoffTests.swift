@@ -1,0 +1,34 @@
+import Broadcast
+import Testing
+
+/// Exponential backoff with jitter.
+struct ReconnectBackoffTests {
+    @Test(arguments: [
+        (1, 0.0, Duration.seconds(1)),
+        (2, 0.0, Duration.seconds(2)),
+        (3, 0.0, Duration.seconds(4)),
+        (5, 0.0, Duration.seconds(16)),
+        (6, 0.0, Duration.seconds(30)),
+        (40, 0.0, Duration.seconds(30)),
+        (3, 1.0, Duration.seconds(2)),
+        (3, 0.5, Duration.seconds(3)),
+    ])
+    func delayDoublesUpToTheCapMinusJitter(attempt: Int, random: Double, expected: Duration) {
+        let backoff = ReconnectBackoff(initialDelay: .seconds(1), maximumDelay: .seconds(30), jitter: 0.5)
+        #expect(backoff.delay(attempt: attempt, random: random) == expected)
+    }
+
+    @Test func withoutJitterTheRandomNumberDoesNotMatter() {
+        let backoff = ReconnectBackoff(initialDelay: .milliseconds(250), jitter: 0)
+        #expect(backoff.delay(attempt: 2, random: 0.9) == .milliseconds(500))
+    }
+
+    @Test func outOfRangeInputsAreClamped() {
+        let backoff = ReconnectBackoff(initialDelay: .seconds(2), maximumDelay: .seconds(1), jitter: 7,
+                                       maximumAttempts: 0)
+        #expect(backoff.maximumDelay == .seconds(2))
+        #expect(backoff.jitter == 1)
+        #expect(backoff.maximumAttempts == 1)
+        #expect(backoff.delay(attempt: 0, random: -3) == .seconds(2))
+    }
+}

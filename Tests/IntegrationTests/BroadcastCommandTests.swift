@@ -1,0 +1,98 @@
+import Foundation
+import StreamCLI
+import TestSupport
+import Testing
+
+/// `stream broadcast` and `stream demo`, run in-process against real peers (nginx-rtmp, the built-in server).
+@Suite(.serialized) struct BroadcastCommandTests {
+    private struct Run {
+        var exitCode: Int32
+        var output: String
+        var error: String
+    }
+
+    private static func stream(_ arguments: [String], stdin: String = "", home: TemporaryDirectory) -> Run {
+        let capture = ConsoleCapture(input: stdin)
+        let environment = ["XDG_CONFIG_HOME": home.path, "HOME": home.path, "TERM": "dumb"]
+        let code = StreamCLIMain.run(["stream"] + arguments, console: capture.console, environment: environment)
+        return Run(exitCode: code, output: capture.output, error: capture.error)
+    }
+
+    private static let small = ["--quality", "480", "--fps", "24", "--test-size", "320x180", "--video-bitrate", "400"]
+
+    @Test func recordsOnlyWithoutAnIngest() throws {
+        let home = try TemporaryDirectory()
+        let file = home.file("only.flv")
+        let run = Self.stream(["broadcast", "--record", file, "--duration", "2", "--pip", "on"] + Self.small,
+                              home: home)
+        #expect(run.exitCode == 0, "\(run.error)")
+        #expect(run.output.contains("ended (duration reached)"))
+        let report = try ProbeReport.probe(file)
+        #expect(report.video?.codecName == "h264" && report.video?.width == 320 && report.video?.height == 180)
+        // 48 frames in real time; a busy machine skips (and counts) some rather than drift.
+        #expect((34...49).contains(report.video?.frameCount ?? 0), "\(String(describing: report.video?.frameCount))")
+        #expect(report.audio?.codecName == "aac")
+    }
+
+    @Test func publishesToNginxAndRecordsWithTheKeyFromStdin() throws {
+        let nginx = try NginxRTMP()
+        let home = try TemporaryDirectory()
+        let file = home.file("copy.flv")
+        let run = Self.stream(["broadcast", nginx.rtmpURL, "--key-stdin", "--record", file, "--duration", "2"]
+                                + Self.small, stdin: "cli-secret-key\n", home: home)
+        nginx.stop()
+        #expect(run.exitCode == 0, "\(run.error)")
+        #expect(!(run.output + run.error).contains("cli-secret-key"))
+        let published = try #require(nginx.recordings().first, "nginx recorded nothing: \(nginx.errorLog)")
+        #expect(try ProbeReport.probe(published).video?.width == 320)
+        #expect(try ProbeReport.probe(file).video?.width == 320)
+    }
+
+    @Test func aRefusedConnectionExitsOneWithTheReasonAndNoKey() throws {
+        let home = try TemporaryDirectory()
+        let port = try FreePort.next()
+        let run = Self.stream(["broadcast", "rtmp://127.0.0.1:\(port)/live", "--key-stdin", "--duration", "2"]
+                                + Self.small, stdin: "refused-secret\n", home: home)
+        #expect(run.exitCode == 1)
+        #expect(run.error.contains("broadcast failed") && run.error.contains("127.0.0.1"), "\(run.error)")
+        #expect(!(run.output + run.error).contains("refused-secret"))
+    }
+
+    @Test(arguments: [
+        (["broadcast", "--source", "screen", "--record", "x.flv"], "--source screen is not available yet"),
+        (["broadcast", "--camera", "usb0", "--record", "x.flv"], "--camera usb0 is not a camera"),
+        (["broadcast", "--duration", "2"], "nothing to broadcast to"),
+        (["broadcast", "--test-size", "12x12", "--record", "x.flv"], "--test-size"),
+        (["broadcast", "--pip-corner", "middle", "--record", "x.flv"], "middle"),
+    ])
+    func usageErrorsExitTwo(arguments: [String], message: String) throws {
+        let home = try TemporaryDirectory()
+        let run = Self.stream(arguments, home: home)
+        #expect(run.exitCode == 2)
+        #expect(run.error.contains(message), "\(run.error)")
+    }
+
+    @Test func aMissingY4MCameraFileFailsWithItsPath() throws {
+        let home = try TemporaryDirectory()
+        let run = Self.stream(["broadcast", "--pip", "on", "--camera", "y4m:\(home.file("none.y4m"))", "--record",
+                               home.file("x.flv")] + Self.small, home: home)
+        #expect(run.exitCode == 1)
+        #expect(run.error.contains("none.y4m"), "\(run.error)")
+    }
+
+    @Test func demoRunsEndToEnd() throws {
+        let home = try TemporaryDirectory()
+        let directory = home.file("demo")
+        let run = Self.stream(["demo", "--duration", "3", "--quality", "480", "--test-size", "640x360",
+                               "--output", directory], home: home)
+        #expect(run.exitCode == 0, "\(run.error)")
+        let line = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("Recording: ") })
+        let path = String(line.dropFirst("Recording: ".count))
+        #expect(path.hasPrefix(directory))
+        #expect(run.output.contains("ffplay \(path)"))
+        let report = try ProbeReport.probe(path)
+        #expect(report.video?.codecName == "h264" && report.video?.width == 640 && report.video?.height == 360)
+        #expect(report.audio?.codecName == "aac")
+        #expect((63...91).contains(report.video?.frameCount ?? 0), "\(String(describing: report.video?.frameCount))")
+    }
+}
