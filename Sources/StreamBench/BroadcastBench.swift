@@ -47,11 +47,13 @@ struct BroadcastBench {
                           peer: Double(ffmpeg.peakAnonymousRSS) / 1e6, peerName: peer,
                           note: "peak RSS minus this is file-backed pages of shared libraries (Foundation, ICU, "
                             + "Swift runtime, x264, libavcodec)")
+            report.record(section, "capture-to-socket latency p50", unit: "ms", ours: ours.latencyP50,
+                          note: "from the session's statistics (summary line of `stream broadcast`)")
+            report.record(section, "capture-to-socket latency p99", unit: "ms", ours: ours.latencyP99)
             report.record(section, "frames encoded", unit: "frames", ours: ours.encoded,
                           peer: Double(duration * shape.fps), peerName: "expected (duration x fps)")
             report.record(section, "frames dropped", unit: "frames", ours: ours.dropped,
-                          note: "from `stream broadcast`'s summary line; the session exposes drops and queue span "
-                            + "but no per-frame capture-to-socket latency")
+                          note: "from `stream broadcast`'s summary line")
             report.record(section, "largest send-queue span seen", unit: "ms", ours: ours.queueMilliseconds,
                           note: "max of the status lines' `queue N ms` (media waiting to be sent)")
         }
@@ -67,6 +69,8 @@ struct BroadcastBench {
         var encoded: Double?
         var dropped: Double?
         var queueMilliseconds: Double?
+        var latencyP50: Double?
+        var latencyP99: Double?
     }
 
     private func broadcast(_ shape: Shape, duration: Int, url: String) throws -> Outcome {
@@ -86,9 +90,11 @@ struct BroadcastBench {
             throw BenchError("stream broadcast \(shape.name) exited with \(usage.exitStatus): \(child.logTail())")
         }
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        return Outcome(usage: usage, encoded: Self.number(before: " frames,", in: text, lastLine: "Broadcast ended"),
-                       dropped: Self.number(before: " dropped", in: text, lastLine: "Broadcast ended"),
-                       queueMilliseconds: Self.largestQueue(in: text))
+        return Outcome(usage: usage, encoded: Self.number(before: " frames,", in: text, lastLine: " dropped, "),
+                       dropped: Self.number(before: " dropped", in: text, lastLine: " dropped, "),
+                       queueMilliseconds: Self.largestQueue(in: text),
+                       latencyP50: Self.number(after: "latency p50 ", in: text, lastLine: " dropped, "),
+                       latencyP99: Self.number(after: ", p99 ", in: text, lastLine: " dropped, "))
     }
 
     /// The integer just before `marker` on the last line containing `lastLine`.
@@ -97,6 +103,13 @@ struct BroadcastBench {
               let range = line.range(of: marker) else { return nil }
         let digits = line[..<range.lowerBound].reversed().prefix { $0.isNumber }
         return Double(String(digits.reversed()))
+    }
+
+    /// The integer just after `marker` on the last line containing `lastLine`.
+    static func number(after marker: String, in text: String, lastLine: String) -> Double? {
+        guard let line = text.split(separator: "\n").last(where: { $0.contains(lastLine) }),
+              let range = line.range(of: marker) else { return nil }
+        return Double(String(line[range.upperBound...].prefix { $0.isNumber }))
     }
 
     /// The largest "queue N ms" among the status lines.

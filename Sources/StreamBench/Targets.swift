@@ -25,7 +25,7 @@ enum Targets {
                           detail: "\(f(latency.oursMedian)) ms")
         } else {
             report.target("capture-to-socket latency p99 <= 50 ms", met: nil,
-                          detail: "not measured: the broadcast session does not expose per-frame latency")
+                          detail: "item 3 did not run (or the session reported no latency)")
         }
         if let share = find("6 pipeline 720p30", "non-encoder share of pipeline CPU") {
             report.target("non-encoder work <= 10% of total CPU (720p30 pipeline)",
