@@ -102,8 +102,8 @@ let package = Package(
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
         .executableTarget(name: "stream-bench",
-                          dependencies: ["Media", "Encoders", "FLV", "Publisher", "IngestServer", "Broadcast",
-                                         "StreamCore"],
+                          dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "IngestServer",
+                                         "Broadcast", "StreamCore"],
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.

@@ -226,6 +226,14 @@ public final class EventLoop: @unchecked Sendable {
 
     private func run() {
         loopThread.store(pthread_self(), ordering: .releasing)
+        // A peer that closes while we write must be an error on that connection, not the death of the process.
+        // Plain sockets use send(MSG_NOSIGNAL), but OpenSSL's socket BIO writes with write(2), which raises
+        // SIGPIPE in the writing thread. Every socket write happens on this thread, so blocking SIGPIPE here
+        // (and only here) turns it into the EPIPE that the write already reports.
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
         let capacity = 128
         var events = [epoll_event](repeating: epoll_event(), count: capacity)
         while running {

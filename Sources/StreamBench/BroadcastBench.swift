@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Item 3: a live broadcast of the test sources (screen pattern, camera PiP, tone → x264 + AAC) to nginx-rtmp,
+/// run as `stream broadcast` in its own process, beside ffmpeg doing the same job from lavfi sources.
+struct BroadcastBench {
+    let context: BenchContext
+
+    struct Shape {
+        var width: Int
+        var height: Int
+        var fps: Int
+        var kbps: Int
+        var name: String { "\(height)p\(fps)" }
+    }
+
+    func run(into report: Report) throws {
+        guard Self.isAvailable(context.streamExecutable) else {
+            report.note("item 3 broadcast end to end skipped: this build's `stream` has no `broadcast` command "
+                            + "(the Broadcast module has not landed on this branch)")
+            return
+        }
+        let shapes: [Shape] = context.quick
+            ? [Shape(width: 1280, height: 720, fps: 30, kbps: 2500)]
+            : [Shape(width: 1280, height: 720, fps: 30, kbps: 2500), Shape(width: 1920, height: 1080, fps: 30, kbps: 4500),
+               Shape(width: 1280, height: 720, fps: 60, kbps: 4000)]
+        let duration = context.quick ? 5 : 30
+        let nginx = try NginxServer(directory: context.file("nginx-broadcast"), certificate: context.certificate,
+                                    key: context.privateKey)
+        defer { nginx.stop() }
+        for shape in shapes {
+            let ours = try broadcast(shape, duration: duration, url: nginx.rtmpURL)
+            let ffmpeg = try ffmpegBroadcast(shape, duration: duration, url: nginx.rtmpURL)
+            let section = "3 broadcast \(shape.name) \(duration)s"
+            let peer = "ffmpeg lavfi+overlay+x264+aac"
+            report.record(section, "CPU, share of one core", unit: "%", ours: ours.usage.cpuSeconds / Double(duration) * 100,
+                          peer: ffmpeg.cpuSeconds / Double(duration) * 100, peerName: peer,
+                          note: "`stream broadcast --source test --pip on` vs ffmpeg -re testsrc2 + [cam]scale,hflip"
+                            + " overlay + sine; veryfast zerolatency, \(shape.kbps) kbps, keyint 2 s, 2 threads, "
+                            + "AAC 128k; both to the same nginx-rtmp over RTMP; CPU over the whole process life")
+            report.record(section, "peak RSS", unit: "MB", ours: Double(ours.usage.maxRSS) / 1e6,
+                          peer: Double(ffmpeg.maxRSS) / 1e6, peerName: peer)
+            report.record(section, "peak anonymous RSS (heap, stacks)", unit: "MB",
+                          ours: Double(ours.usage.peakAnonymousRSS) / 1e6,
+                          peer: Double(ffmpeg.peakAnonymousRSS) / 1e6, peerName: peer,
+                          note: "peak RSS minus this is file-backed pages of shared libraries (Foundation, ICU, "
+                            + "Swift runtime, x264, libavcodec)")
+            report.record(section, "capture-to-socket latency p50", unit: "ms", ours: ours.latencyP50,
+                          note: "from the session's statistics (summary line of `stream broadcast`)")
+            report.record(section, "capture-to-socket latency p99", unit: "ms", ours: ours.latencyP99)
+            report.record(section, "frames encoded", unit: "frames", ours: ours.encoded,
+                          peer: Double(duration * shape.fps), peerName: "expected (duration x fps)")
+            report.record(section, "frames dropped", unit: "frames", ours: ours.dropped,
+                          note: "from `stream broadcast`'s summary line")
+            report.record(section, "largest send-queue span seen", unit: "ms", ours: ours.queueMilliseconds,
+                          note: "max of the status lines' `queue N ms` (media waiting to be sent)")
+        }
+    }
+
+    static func isAvailable(_ stream: String) -> Bool {
+        guard let child = try? ChildProcess(stream, ["broadcast", "--help"]) else { return false }
+        return child.wait().exitStatus == 0
+    }
+
+    struct Outcome {
+        var usage: ChildProcess.Usage
+        var encoded: Double?
+        var dropped: Double?
+        var queueMilliseconds: Double?
+        var latencyP50: Double?
+        var latencyP99: Double?
+    }
+
+    private func broadcast(_ shape: Shape, duration: Int, url: String) throws -> Outcome {
+        let keyFile = context.file("broadcast-key.txt")
+        try "bench-broadcast\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
+        let log = context.file("broadcast-\(shape.name).log")
+        let child = try ChildProcess(context.streamExecutable, [
+            "broadcast", url, "--key-stdin", "--source", "test", "--duration", "\(duration)",
+            "--quality", "\(shape.height)", "--fps", "\(shape.fps)", "--video-bitrate", "\(shape.kbps)",
+            "--audio-bitrate", "128", "--adaptive-bitrate", "off", "--pip", "on", "--pip-scale", "0.25",
+            "--camera-position", "front", "--test-size", "\(shape.width)x\(shape.height)",
+        ], logFile: log, environment: ["XDG_CONFIG_HOME": context.file("xdg-config"),
+                                       "XDG_DATA_HOME": context.file("xdg-data")],
+           standardInput: keyFile)
+        let usage = child.waitSamplingPeakRSS()
+        guard usage.exitStatus == 0 else {
+            throw BenchError("stream broadcast \(shape.name) exited with \(usage.exitStatus): \(child.logTail())")
+        }
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return Outcome(usage: usage, encoded: Self.number(before: " frames,", in: text, lastLine: " dropped, "),
+                       dropped: Self.number(before: " dropped", in: text, lastLine: " dropped, "),
+                       queueMilliseconds: Self.largestQueue(in: text),
+                       latencyP50: Self.number(after: "latency p50 ", in: text, lastLine: " dropped, "),
+                       latencyP99: Self.number(after: ", p99 ", in: text, lastLine: " dropped, "))
+    }
+
+    /// The integer just before `marker` on the last line containing `lastLine`.
+    static func number(before marker: String, in text: String, lastLine: String) -> Double? {
+        guard let line = text.split(separator: "\n").last(where: { $0.contains(lastLine) }),
+              let range = line.range(of: marker) else { return nil }
+        let digits = line[..<range.lowerBound].reversed().prefix { $0.isNumber }
+        return Double(String(digits.reversed()))
+    }
+
+    /// The integer just after `marker` on the last line containing `lastLine`.
+    static func number(after marker: String, in text: String, lastLine: String) -> Double? {
+        guard let line = text.split(separator: "\n").last(where: { $0.contains(lastLine) }),
+              let range = line.range(of: marker) else { return nil }
+        return Double(String(line[range.upperBound...].prefix { $0.isNumber }))
+    }
+
+    /// The largest "queue N ms" among the status lines.
+    static func largestQueue(in text: String) -> Double? {
+        let values = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).compactMap { line -> Double? in
+            guard let range = line.range(of: "queue ") else { return nil }
+            return Double(String(line[range.upperBound...].prefix { $0.isNumber }))
+        }
+        return values.max()
+    }
+
+    private func ffmpegBroadcast(_ shape: Shape, duration: Int, url: String) throws -> ChildProcess.Usage {
+        let pipWidth = shape.width / 4 / 2 * 2
+        let pipHeight = pipWidth * 3 / 4 / 2 * 2
+        let filter = "[1:v]scale=\(pipWidth):\(pipHeight),hflip[c];[0:v][c]overlay=W-w-16:H-h-16[v]"
+        return try ChildProcess.run("ffmpeg", [
+            "-nostdin", "-hide_banner", "-loglevel", "error",
+            "-re", "-f", "lavfi", "-i", "testsrc2=size=\(shape.width)x\(shape.height):rate=\(shape.fps)",
+            "-re", "-f", "lavfi", "-i", "testsrc2=size=640x480:rate=30",
+            "-re", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+            "-filter_complex", filter, "-map", "[v]", "-map", "2:a", "-t", "\(duration)",
+            "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-profile:v", "high",
+            "-b:v", "\(shape.kbps)k", "-maxrate", "\(shape.kbps)k", "-bufsize", "\(shape.kbps)k",
+            "-g", "\(shape.fps * 2)", "-keyint_min", "\(shape.fps * 2)", "-sc_threshold", "0", "-threads", "2",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-ac", "2",
+            "-f", "flv", "\(url)/bench-ffmpeg-\(shape.name)",
+        ], logFile: context.file("ffmpeg-broadcast-\(shape.name).log"))
+    }
+}

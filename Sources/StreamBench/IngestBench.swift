@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Item 5 (and the player axis of item 6): N ffmpeg publishers × M light players per stream, relayed by our
+/// RTMPServer (`stream serve`, its own process) and by nginx-rtmp on the same machine, one after the other.
+struct IngestBench {
+    let context: BenchContext
+    static let bitrateKbps = 2500
+
+    struct Outcome {
+        var cpuPercent: Double
+        var cpuMillisecondsPerMegabit: Double
+        var peakRSS: Int
+        var deliveredMegabitsPerSecond: Double
+        var playersBehind: Int
+        var worstBehind: Double
+        var failedPlayers: Int
+    }
+
+    func run(into report: Report) throws {
+        let scenarios = context.ingestScenario.map { [$0] } ?? (context.quick ? [(1, 3)] : [(4, 1), (4, 5), (4, 20)])
+        let duration = context.ingestSeconds ?? (context.quick ? 6.0 : 15.0)
+        let file = try context.encodedFLV(seconds: context.quick ? 20 : 40, kbps: Self.bitrateKbps)
+        for (publishers, players) in scenarios {
+            let ours = try measure(server: .ours, file: file, publishers: publishers, players: players,
+                                   duration: duration)
+            let nginx = try measure(server: .nginx, file: file, publishers: publishers, players: players,
+                                    duration: duration)
+            let section = "5 ingest \(publishers) pub x \(players) players"
+            let peer = "nginx-rtmp"
+            report.record(section, "server CPU, share of one core", unit: "%", ours: ours.cpuPercent,
+                          peer: nginx.cpuPercent, peerName: peer)
+            report.record(section, "server CPU per delivered Mbit", unit: "ms/Mbit",
+                          ours: ours.cpuMillisecondsPerMegabit, peer: nginx.cpuMillisecondsPerMegabit,
+                          peerName: peer,
+                          note: "publishers: ffmpeg -re -c copy of a \(Self.bitrateKbps) kbps 720p30 FLV; players: "
+                            + "stream-bench's light RTMP player threads; ours = `stream serve --no-record`")
+            report.record(section, "server peak RSS", unit: "MB", ours: Double(ours.peakRSS) / 1e6,
+                          peer: Double(nginx.peakRSS) / 1e6, peerName: "\(peer) (master+worker)")
+            report.record(section, "delivered to players", unit: "Mbit/s", ours: ours.deliveredMegabitsPerSecond,
+                          peer: nginx.deliveredMegabitsPerSecond, peerName: peer)
+            report.record(section, "players > 1 s behind or failed", unit: "count",
+                          ours: Double(ours.playersBehind + ours.failedPlayers),
+                          peer: Double(nginx.playersBehind + nginx.failedPlayers), peerName: peer)
+            report.record(section, "worst player lag growth", unit: "s", ours: ours.worstBehind,
+                          peer: nginx.worstBehind, peerName: peer)
+        }
+    }
+
+    enum Server {
+        case ours, nginx
+    }
+
+    private func measure(server kind: Server, file: String, publishers: Int, players: Int,
+                         duration: Double) throws -> Outcome {
+        let name = kind == .ours ? "ours" : "nginx"
+        var nginx: NginxServer?
+        var serve: ChildProcess?
+        let port: Int
+        let root: pid_t
+        switch kind {
+        case .ours:
+            port = try Loopback.freePort()
+            let child = try ChildProcess(context.streamExecutable, [
+                "serve", "--listen", "127.0.0.1:\(port)", "--no-record",
+            ], logFile: context.file("serve-\(publishers)x\(players).log"),
+               environment: ["XDG_CONFIG_HOME": context.file("xdg-config"), "XDG_DATA_HOME": context.file("xdg-data")])
+            serve = child
+            root = child.pid
+            do {
+                try ChildProcess.waitUntilListening(port)
+            } catch {
+                child.stop(SIGKILL)
+                throw BenchError("stream serve did not start: \(child.logTail())")
+            }
+        case .nginx:
+            let server = try NginxServer(directory: context.file("nginx-ingest-\(publishers)x\(players)"),
+                                         certificate: context.certificate, key: context.privateKey)
+            nginx = server
+            port = server.port
+            root = server.child.pid
+        }
+        defer {
+            serve?.stop(SIGINT)
+            nginx?.stop()
+        }
+        let warmup = 2.0
+        let feeders = try (0..<publishers).map { index in
+            try ChildProcess("ffmpeg", [
+                "-nostdin", "-hide_banner", "-loglevel", "error", "-re", "-i", file, "-t", "\(duration + warmup + 4)",
+                "-c", "copy", "-f", "flv", "rtmp://127.0.0.1:\(port)/live/bench\(index)",
+            ], logFile: context.file("publisher-\(name)-\(index).log"))
+        }
+        defer { feeders.forEach { $0.stop(SIGINT) } }
+        usleep(1_500_000)
+        let audience = (0..<publishers).flatMap { index in
+            (0..<players).map { _ in RTMPPlayer(port: port, key: "bench\(index)") }
+        }
+        audience.forEach { $0.start() }
+        defer { audience.forEach { $0.stop() } }
+        usleep(UInt32(warmup * 1e6))
+        let cpuStart = ProcessTree.cpuSeconds(root: root)
+        let bytesStart = audience.reduce(0) { $0 + $1.statistics.bytesReceived }
+        let start = Measure.now()
+        usleep(UInt32(duration * 1e6))
+        let cpu = ProcessTree.cpuSeconds(root: root) - cpuStart
+        let elapsed = Measure.now() - start
+        let statistics = audience.map(\.statistics)
+        let delivered = Double(statistics.reduce(0) { $0 + $1.bytesReceived } - bytesStart) * 8 / 1e6
+        let rss = ProcessTree.peakRSS(root: root)
+        for feeder in feeders where feeder.hasExited {
+            throw BenchError("a publisher to \(name) ended early: \(feeder.logTail())")
+        }
+        let failed = statistics.filter { $0.error != nil || $0.mediaMessages == 0 }
+        if let first = failed.first, failed.count == statistics.count {
+            throw BenchError("every player of \(name) failed: \(first.error ?? "no media received")")
+        }
+        return Outcome(cpuPercent: cpu / elapsed * 100,
+                       cpuMillisecondsPerMegabit: delivered > 0 ? cpu / delivered * 1000 : 0,
+                       peakRSS: rss, deliveredMegabitsPerSecond: delivered / elapsed,
+                       playersBehind: statistics.filter { $0.behindAtEnd > 1 }.count,
+                       worstBehind: statistics.map(\.worstBehind).max() ?? 0, failedPlayers: failed.count)
+    }
+}

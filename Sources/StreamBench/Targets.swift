@@ -1,0 +1,57 @@
+/// The targets, checked against the medians in the report.
+enum Targets {
+    static func evaluate(_ report: Report) {
+        let rows = report.rows
+        func find(_ prefix: String, _ metric: String) -> Report.Row? {
+            rows.first { $0.section.hasPrefix(prefix) && $0.metric == metric }
+        }
+        let f = Report.format
+
+        if let rss = find("3 broadcast 720p30", "peak RSS") {
+            report.target("broadcast 720p30 + PiP peak RSS <= 50 MB", met: rss.oursMedian.map { $0 <= 50 },
+                          detail: "\(f(rss.oursMedian)) MB (ffmpeg \(f(rss.peerMedian)) MB)")
+        } else {
+            report.target("broadcast 720p30 + PiP peak RSS <= 50 MB", met: nil, detail: "item 3 did not run")
+        }
+        if let cpu = find("3 broadcast 720p30", "CPU, share of one core") {
+            report.target("broadcast 720p30 CPU <= 0.9x ffmpeg's", met: cpu.ratioMedian.map { $0 <= 0.9 },
+                          detail: "\(f(cpu.oursMedian)) % vs \(f(cpu.peerMedian)) % of a core, ratio "
+                            + "\(f(cpu.ratioMedian))")
+        } else {
+            report.target("broadcast 720p30 CPU <= 0.9x ffmpeg's", met: nil, detail: "item 3 did not run")
+        }
+        if let latency = find("3 broadcast 720p30", "capture-to-socket latency p99") {
+            report.target("capture-to-socket latency p99 <= 50 ms", met: latency.oursMedian.map { $0 <= 50 },
+                          detail: "\(f(latency.oursMedian)) ms")
+        } else {
+            report.target("capture-to-socket latency p99 <= 50 ms", met: nil,
+                          detail: "item 3 did not run (or the session reported no latency)")
+        }
+        if let share = find("6 pipeline 720p30", "non-encoder share of pipeline CPU") {
+            report.target("non-encoder work <= 10% of total CPU (720p30 pipeline)",
+                          met: share.oursMedian.map { $0 <= 10 }, detail: "\(f(share.oursMedian)) %")
+        }
+        for height in [720, 1080] {
+            if let overlay = find("1 compositor \(height)p", "PiP, new camera frame each frame") {
+                let speedup = overlay.ratioMedian.map { 1 / $0 }
+                report.target("compositor >= 3x faster than ffmpeg overlay at \(height)p",
+                              met: speedup.map { $0 >= 3 },
+                              detail: "\(f(overlay.oursMedian)) us vs \(f(overlay.peerMedian)) us net per frame: "
+                                + "\(f(speedup))x")
+            }
+            if let copy = find("1 compositor \(height)p", "PiP, new camera frame vs memcpy") {
+                report.target("compositor within 3x of memcpy at \(height)p", met: copy.ratioMedian.map { $0 <= 3 },
+                              detail: "\(f(copy.oursMedian)) us vs memcpy \(f(copy.peerMedian)) us per frame: "
+                                + "\(f(copy.ratioMedian))x")
+            }
+        }
+        for row in rows where row.section.hasPrefix("5 ingest") && row.metric == "server CPU per delivered Mbit" {
+            let stalls = find(row.section, "players > 1 s behind or failed")
+            let stalled = (stalls?.ours.max() ?? 0) > 0
+            report.target("\(row.section.dropFirst(2)): relay CPU/Mbit <= nginx-rtmp's, no stalls",
+                          met: row.ratioMedian.map { $0 <= 1 && !stalled },
+                          detail: "\(f(row.oursMedian)) vs \(f(row.peerMedian)) ms/Mbit (ratio \(f(row.ratioMedian))), "
+                            + "players behind or failed: ours \(f(stalls?.oursMedian)), nginx \(f(stalls?.peerMedian))")
+        }
+    }
+}
