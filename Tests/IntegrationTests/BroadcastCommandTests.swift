@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (["broadcast", "--source", "screen", "--record", "x.flv"], "--source screen is not available yet"),
+        (["broadcast", "--source", "screen", "--record", "x.flv"], "--source screen needs an X display"),
         (["broadcast", "--camera", "usb0", "--record", "x.flv"], "--camera usb0 is not a camera"),
         (["broadcast", "--duration", "2"], "nothing to broadcast to"),
         (["broadcast", "--test-size", "12x12", "--record", "x.flv"], "--test-size"),
