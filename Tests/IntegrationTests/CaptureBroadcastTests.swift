@@ -12,8 +12,9 @@ import Testing
         var error: String
     }
 
-    private static func stream(_ arguments: [String], home: TemporaryDirectory, pulse: PulseAudioDaemon?) -> Run {
-        let capture = ConsoleCapture(input: "")
+    private static func stream(_ arguments: [String], home: TemporaryDirectory, pulse: PulseAudioDaemon?,
+                               stdin: String = "") -> Run {
+        let capture = ConsoleCapture(input: stdin)
         var environment = ["XDG_CONFIG_HOME": home.path, "HOME": home.path, "TERM": "dumb"]
         environment["PULSE_SERVER"] = pulse?.server
         let code = StreamCLIMain.run(["stream"] + arguments, console: capture.console, environment: environment)
@@ -47,10 +48,15 @@ import Testing
         defer { blue.stop() }
         usleep(1_500_000)  // ffplay maps its windows
         let home = try TemporaryDirectory()
-        let file = home.file("screen.flv")
-        let run = Self.stream(["broadcast", "--source", "screen", "--display", xvfb.display, "--no-cursor",
-                               "--record", file] + Self.small, home: home, pulse: pulse)
+        // Live to nginx-rtmp, an independent ingest; its recording is what gets decoded.
+        let nginx = try NginxRTMP()
+        let run = Self.stream(["broadcast", nginx.rtmpURL, "--key-stdin", "--source", "screen",
+                               "--display", xvfb.display, "--no-cursor"] + Self.small,
+                              home: home, pulse: pulse, stdin: "screen-capture-key\n")
+        nginx.stop()
         #expect(run.exitCode == 0, "\(run.error)")
+        #expect(!(run.output + run.error).contains("screen-capture-key"))
+        let file = try #require(nginx.recordings().first, "nginx recorded nothing: \(nginx.errorLog)")
         let report = try ProbeReport.probe(file)
         #expect(report.video?.width == 640 && report.video?.height == 480)
         #expect(report.audio?.codecName == "aac")
