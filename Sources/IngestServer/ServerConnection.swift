@@ -34,7 +34,7 @@ final class ServerConnection: ConnectionHandler {
     // MARK: ConnectionHandler
 
     func connectionDidRead(_ connection: Connection, bytes: [UInt8]) {
-        hub.statistics.bytesReceived += bytes.count
+        hub.statistics.update { $0.bytesReceived += bytes.count }
         run(session.bytesReceived(bytes))
     }
 
@@ -76,7 +76,7 @@ final class ServerConnection: ConnectionHandler {
                 do {
                     try connection.write(bytes)
                     bytesSent += bytes.count
-                    hub.statistics.bytesSent += bytes.count
+                    hub.statistics.update { $0.bytesSent += bytes.count }
                 } catch {
                     fail("cannot queue data for \(peer): \(error)")
                     return

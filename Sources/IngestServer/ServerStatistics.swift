@@ -16,35 +16,15 @@ public struct ServerStatistics: Sendable, Equatable {
     public var playerSkips: Int
 }
 
-/// The loop thread writes, anyone reads: each field is an atomic.
+/// The loop thread writes, anyone reads a consistent snapshot.
 final class ServerStatisticsCounter: Sendable {
     private let values = Mutex(ServerStatistics(connections: 0, publishers: 0, players: 0, bytesReceived: 0,
                                                 bytesSent: 0, playerSkips: 0))
 
     var snapshot: ServerStatistics { values.withLock { $0 } }
 
-    var connections: Int {
-        get { values.withLock { $0.connections } }
-        set { values.withLock { $0.connections = newValue } }
-    }
-    var publishers: Int {
-        get { values.withLock { $0.publishers } }
-        set { values.withLock { $0.publishers = newValue } }
-    }
-    var players: Int {
-        get { values.withLock { $0.players } }
-        set { values.withLock { $0.players = newValue } }
-    }
-    var bytesReceived: Int {
-        get { values.withLock { $0.bytesReceived } }
-        set { values.withLock { $0.bytesReceived = newValue } }
-    }
-    var bytesSent: Int {
-        get { values.withLock { $0.bytesSent } }
-        set { values.withLock { $0.bytesSent = newValue } }
-    }
-    var playerSkips: Int {
-        get { values.withLock { $0.playerSkips } }
-        set { values.withLock { $0.playerSkips = newValue } }
+    /// Changes the counters under one lock.
+    func update(_ change: (inout ServerStatistics) -> Void) {
+        values.withLock { change(&$0) }
     }
 }

@@ -29,12 +29,12 @@ final class StreamHub {
                                        handshakeTimeout: configuration.handshakeTimeout)
         connection.handler = handler
         connections[ObjectIdentifier(handler)] = handler
-        statistics.connections = connections.count
+        statistics.update { $0.connections = connections.count }
     }
 
     func connectionClosed(_ connection: ServerConnection) {
         connections[ObjectIdentifier(connection)] = nil
-        statistics.connections = connections.count
+        statistics.update { $0.connections = connections.count }
     }
 
     func authorizePublish(app: String, name: String, peer: String) -> (allowed: Bool, statusCode: String) {
@@ -58,7 +58,7 @@ final class StreamHub {
     func startPublishing(app: String, name: String, connection: ServerConnection) -> LiveStream {
         let stream = stream(app: app, name: name)
         stream.attachPublisher(connection)
-        statistics.publishers += 1
+        statistics.update { $0.publishers += 1 }
         emit(.publishStarted(app: app, keyTag: stream.keyTag, peer: connection.peer))
         if let directory = configuration.recordDirectory {
             do {
@@ -75,7 +75,7 @@ final class StreamHub {
     func stopPublishing(_ stream: LiveStream, connection: ServerConnection) {
         guard stream.publisher === connection else { return }
         stream.detachPublisher()
-        statistics.publishers -= 1
+        statistics.update { $0.publishers -= 1 }
         emit(.publishStopped(app: stream.key.app, keyTag: stream.keyTag, peer: connection.peer))
         if let recorder = stream.recorder {
             recorder.close()
@@ -92,7 +92,7 @@ final class StreamHub {
     func startPlaying(app: String, name: String, connection: ServerConnection, streamID: UInt32) -> LiveStream {
         let stream = stream(app: app, name: name)
         stream.addPlayer(connection, streamID: streamID)
-        statistics.players += 1
+        statistics.update { $0.players += 1 }
         emit(.playStarted(app: app, keyTag: stream.keyTag, peer: connection.peer))
         return stream
     }
@@ -100,14 +100,14 @@ final class StreamHub {
     func stopPlaying(_ stream: LiveStream, connection: ServerConnection) {
         guard stream.players[ObjectIdentifier(connection)] != nil else { return }
         stream.removePlayer(connection)
-        statistics.players -= 1
+        statistics.update { $0.players -= 1 }
         emit(.playStopped(app: stream.key.app, keyTag: stream.keyTag, peer: connection.peer))
         if stream.isEmpty { streams[stream.key] = nil }
     }
 
     func relay(_ message: MediaMessage, in stream: LiveStream) {
         stream.publishMedia(message, playerQueueLimit: configuration.playerQueueLimit) { connection, queued in
-            statistics.playerSkips += 1
+            statistics.update { $0.playerSkips += 1 }
             emit(.playerBehind(app: stream.key.app, keyTag: stream.keyTag, peer: connection.peer,
                                queuedBytes: queued))
         }
