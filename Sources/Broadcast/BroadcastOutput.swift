@@ -19,11 +19,26 @@ public final class BroadcastOutput: Sendable {
         public var queueMilliseconds: Int64 = 0
         /// Successful reconnects.
         public var reconnects = 0
+        /// Times a live connection was lost.
+        public var outages = 0
+        /// Why the connection was last lost, or why the last reconnect attempt failed (redacted).
+        public var lastError: BroadcastError?
+        /// When the current outage began; nil while live.
+        public var offlineSince: ContinuousClock.Instant?
+        /// How long the last outage that ended lasted, from the loss to being live again.
+        public var lastOutageDuration: Duration?
+        /// The longest outage that ended.
+        public var longestOutageDuration: Duration = .zero
+        /// All ended outages together.
+        public var offlineDuration: Duration = .zero
         /// Tag bytes handed to the sink since the start.
         public var bytesHanded = 0
         /// Capture-to-socket latency of each video frame: from the instant the frame was captured (its place on
         /// the session clock) to the moment its bytes were handed to the connection's send buffer.
         public var latency = LatencyHistogram()
+
+        /// An idle output's status: nothing sent, never live.
+        public init() {}
     }
 
     private struct Shared {
@@ -131,6 +146,7 @@ public final class BroadcastOutput: Sendable {
                 try await connect(headers: headers)
             } catch {
                 await sink.close(flushTimeout: .zero)
+                shared.withLock { $0.status.lastError = error }
                 // A first connect that fails is reported at once: the settings or the server are wrong.
                 guard status.hasBeenLive, error.isTransient else { return finalize(.failed(error)) }
                 attempt += 1
@@ -141,7 +157,7 @@ public final class BroadcastOutput: Sendable {
                 await sleepUnlessFinished(backoff.delay(attempt: attempt, random: random()))
                 continue
             }
-            if attempt > 0 { shared.withLock { $0.status.reconnects += 1 } }
+            if attempt > 0 { recordReconnect() }
             attempt = 0
             setState(.live)
             do throws(BroadcastError) {
@@ -149,12 +165,30 @@ public final class BroadcastOutput: Sendable {
                 await sink.close(flushTimeout: .seconds(2))
                 return finalize(.ended(.stopped))
             } catch {
+                shared.withLock { value in
+                    value.status.outages += 1
+                    value.status.lastError = error
+                    value.status.offlineSince = .now
+                }
                 await sink.close(flushTimeout: .zero)
                 guard error.isTransient, !isFinishing else { return finalize(.failed(error)) }
                 attempt = 1
                 setState(.reconnecting(attempt: attempt))
                 await sleepUnlessFinished(backoff.delay(attempt: attempt, random: random()))
             }
+        }
+    }
+
+    /// Back live after an outage: counts the reconnect and how long the stream was off the air.
+    private func recordReconnect() {
+        shared.withLock { value in
+            value.status.reconnects += 1
+            guard let since = value.status.offlineSince else { return }
+            let outage = since.duration(to: .now)
+            value.status.offlineSince = nil
+            value.status.lastOutageDuration = outage
+            value.status.longestOutageDuration = max(value.status.longestOutageDuration, outage)
+            value.status.offlineDuration += outage
         }
     }
 

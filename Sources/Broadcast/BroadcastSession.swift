@@ -200,6 +200,13 @@ public actor BroadcastSession {
         statistics.audioFramesDroppedByQueue = statuses.map(\.queue.droppedAudioFrames).max() ?? 0
         statistics.queueMilliseconds = statuses.map(\.queueMilliseconds).max() ?? 0
         statistics.reconnects = statuses.map(\.reconnects).reduce(0, +)
+        statistics.outages = statuses.map(\.outages).reduce(0, +)
+        statistics.offlineSeconds = statuses.map { status in
+            let current = status.offlineSince.map { $0.duration(to: now) } ?? .zero
+            return (status.offlineDuration + current) / .seconds(1)
+        }.max() ?? 0
+        statistics.longestOutageSeconds = statuses.map { $0.longestOutageDuration / .seconds(1) }.max() ?? 0
+        statistics.droppedKeyframesByQueue = statuses.map(\.queue.droppedKeyframes).max() ?? 0
         statistics.latencyP50Milliseconds = statuses.compactMap { $0.latency.percentile(0.50) }.max()
         statistics.latencyP99Milliseconds = statuses.compactMap { $0.latency.percentile(0.99) }.max()
         statistics.currentVideoBitrateKbps = counters.videoBitrateKbps

@@ -22,12 +22,20 @@ public struct BroadcastStatistics: Sendable, Hashable {
     public var framesSkippedLate = 0
     /// Video frames dropped by an output's send queue (the most of any output).
     public var framesDroppedByQueue = 0
+    /// Keyframes among ``framesDroppedByQueue`` (the queue drops them only when it is hopeless).
+    public var droppedKeyframesByQueue = 0
     /// Audio frames dropped by an output's send queue (the most of any output).
     public var audioFramesDroppedByQueue = 0
     /// The largest queue span among the outputs, in milliseconds of media.
     public var queueMilliseconds: Int64 = 0
     /// Reconnects made, summed over outputs.
     public var reconnects = 0
+    /// Live connections lost, summed over outputs.
+    public var outages = 0
+    /// Time off the air so far, the ongoing outage included (the most of any output), in seconds.
+    public var offlineSeconds: Double = 0
+    /// The longest outage that ended, from the loss to being live again (the most of any output), in seconds.
+    public var longestOutageSeconds: Double = 0
     /// The encoder's current video bitrate (follows adaptive bitrate), in kbit/s.
     public var currentVideoBitrateKbps = 0
     /// Frame buffers allocated by the screen source's pool, the encode converter's pool and the compositor (a

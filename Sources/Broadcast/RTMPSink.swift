@@ -27,6 +27,16 @@ public actor RTMPSink: MediaSink {
         label = url.redactedDescription(streamKey: streamKey)
     }
 
+    /// The kernel send buffer (SO_SNDBUF) for a stream of `settings`' bitrate: half a second of the stream,
+    /// 64 KiB to 4 MiB. Left to Linux's auto-tuning the buffer grows to megabytes (seconds of a 3 Mbit/s stream),
+    /// so a slow link would show in the send queue, where it is measured and dropped by policy, only that much
+    /// later; half a second still sustains several times the bitrate at a 200 ms round trip (Linux doubles the
+    /// value for its bookkeeping).
+    public static func socketSendBufferSize(for settings: StreamSettings) -> Int {
+        let bytesPerSecond = (settings.videoBitrateKbps + settings.audioBitrateKbps) * 1000 / 8
+        return min(4 << 20, max(64 << 10, bytesPerSecond / 2))
+    }
+
     /// Connects and publishes; returns at `NetStream.Publish.Start`.
     /// - Throws: `BroadcastError` (`.connectFailed`, transient for network trouble).
     public func open() async throws(BroadcastError) {

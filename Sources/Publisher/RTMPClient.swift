@@ -24,16 +24,20 @@ public actor RTMPClient {
         public var writeBufferLimit: Int
         /// The outgoing chunk size announced first (RTMP §5.4.1).
         public var chunkSize: UInt32
+        /// The kernel's send buffer for the socket (SO_SNDBUF), nil for Linux's auto-tuning (megabytes on a fast
+        /// link, and as many seconds of delay before a slow network shows in ``RTMPClient/queuedBytes``).
+        public var socketSendBufferSize: Int?
 
         /// Creates options with defaults a broadcaster would pick.
         public init(caFile: String? = nil, connectTimeout: Duration = .seconds(10),
                     responseTimeout: Duration = .seconds(10), writeBufferLimit: Int = 8 << 20,
-                    chunkSize: UInt32 = 4096) {
+                    chunkSize: UInt32 = 4096, socketSendBufferSize: Int? = nil) {
             self.caFile = caFile
             self.connectTimeout = connectTimeout
             self.responseTimeout = responseTimeout
             self.writeBufferLimit = writeBufferLimit
             self.chunkSize = chunkSize
+            self.socketSendBufferSize = socketSendBufferSize
         }
     }
 
@@ -83,7 +87,8 @@ public actor RTMPClient {
         do {
             connection = try await AsyncConnection.connect(
                 host: url.host, port: url.port, tls: tls, timeout: options.connectTimeout,
-                writeBufferLimit: options.writeBufferLimit, loop: loop)
+                writeBufferLimit: options.writeBufferLimit, sendBufferSize: options.socketSendBufferSize,
+                loop: loop)
         } catch {
             throw fail(PublishError(error, secrets: []))
         }

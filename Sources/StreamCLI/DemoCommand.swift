@@ -1,6 +1,7 @@
 import Broadcast
 import Foundation
 import IngestServer
+import Publisher
 import StreamCore
 import Synchronization
 
@@ -72,7 +73,9 @@ struct DemoCommand: Command {
         do {
             status = try BroadcastRunner.run(
                 configuration: broadcastOptions.configuration,
-                sinks: [RTMPSink(url: url, streamKey: Self.streamName)], context: context)
+                sinks: [RTMPSink(url: url, streamKey: Self.streamName, options: RTMPClient.Options(
+                    socketSendBufferSize: RTMPSink.socketSendBufferSize(for: broadcastOptions.configuration.settings)))],
+                context: context)
         } catch {
             server.stop()
             throw error

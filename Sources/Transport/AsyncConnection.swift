@@ -30,10 +30,12 @@ public final class AsyncConnection: Sendable {
     ///   - timeout: bounds DNS, TCP connect and the TLS handshake together.
     ///   - writeBufferLimit: the most bytes ``write(_:)`` may have queued.
     ///   - readBufferLimit: incoming bytes buffered before reading pauses until the next ``read()``.
+    ///   - sendBufferSize: the kernel's send buffer (SO_SNDBUF); nil for the kernel's auto-tuning.
     ///   - loop: the event loop that drives the socket.
     /// - Throws: ``TransportError``: `.dnsFailure`, `.connectionRefused`, `.tlsFailure`, `.timeout`, `.closed`.
     public static func connect(host: String, port: Int, tls: TLSClientConfiguration? = nil, timeout: Duration,
                                writeBufferLimit: Int = 16 * 1024 * 1024, readBufferLimit: Int = 1024 * 1024,
+                               sendBufferSize: Int? = nil,
                                loop: EventLoop) async throws(TransportError) -> AsyncConnection {
         let core = AsyncConnectionCore(endpoint: endpointName(host: host, port: port), loop: loop,
                                        writeBufferLimit: writeBufferLimit, readBufferLimit: readBufferLimit)
@@ -42,7 +44,7 @@ public final class AsyncConnection: Sendable {
                 let accepted = loop.tryExecute {
                     let bridge = AsyncConnectionBridge(core: core, opened: continuation)
                     let connection = Connection.connect(host: host, port: port, tls: tls, timeout: timeout,
-                                                        on: loop, handler: bridge)
+                                                        sendBufferSize: sendBufferSize, on: loop, handler: bridge)
                     connection.writeBufferLimit = writeBufferLimit
                     connection.onDequeued = { count in core.didDequeue(count) }
                 }

@@ -19,6 +19,10 @@ public final class Connection: EventSource, CustomStringConvertible {
     public var writeBufferLimit = 16 * 1024 * 1024
     /// ``ConnectionHandler/connectionDidDrain(_:)`` fires when ``queuedBytes`` falls to this value or below.
     public var lowWatermark = 64 * 1024
+    /// The kernel send buffer (SO_SNDBUF) asked for on an outgoing socket; nil leaves Linux's auto-tuning, which
+    /// grows it to megabytes on a fast link. A bounded buffer keeps the bytes the kernel holds (and so the delay
+    /// before a slow network shows in ``queuedBytes``) in proportion to the stream.
+    public private(set) var socketSendBufferSize: Int?
     /// Closes the connection with a `.timeout` error when no byte moves in either direction for this long.
     /// Nil (the default) disables it. Time spent with reading paused by us does not count.
     public var idleTimeout: Duration? {
@@ -77,11 +81,14 @@ public final class Connection: EventSource, CustomStringConvertible {
     /// Must be called on `loop`'s thread; bytes written before the open are sent after it.
     /// - Parameters:
     ///   - timeout: bounds resolving, connecting and the TLS handshake together.
+    ///   - sendBufferSize: SO_SNDBUF for the socket (see ``socketSendBufferSize``); nil for the kernel's default.
     /// - Returns: the connection, not yet open.
     public static func connect(host: String, port: Int, tls: TLSClientConfiguration?, timeout: Duration,
-                               on loop: EventLoop, handler: any ConnectionHandler) -> Connection {
+                               sendBufferSize: Int? = nil, on loop: EventLoop,
+                               handler: any ConnectionHandler) -> Connection {
         let connection = Connection(loop: loop, endpoint: endpointName(host: host, port: port), state: .resolving)
         connection.handler = handler
+        connection.socketSendBufferSize = sendBufferSize.map { max(4096, $0) }
         connection.phaseTimer = loop.scheduleOnLoop(after: timeout) { [weak connection] in
             connection?.phaseDidTimeOut(after: timeout)
         }
@@ -162,6 +169,7 @@ public final class Connection: EventSource, CustomStringConvertible {
             return
         }
         setNoDelay(fd)
+        if let socketSendBufferSize { setSendBufferSize(fd, socketSendBufferSize) }
         let result = address.withSockaddr { Glibc.connect(fd, $0, $1) }
         guard result == 0 || errno == EINPROGRESS else {
             lastConnectError = .posix(errno, "connecting to", endpoint: endpoint)
@@ -587,6 +595,12 @@ public final class Connection: EventSource, CustomStringConvertible {
 func setNoDelay(_ fd: Int32) {
     var one: Int32 = 1
     _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+}
+
+/// Fixes the socket's send buffer (Linux doubles the value for its bookkeeping and stops auto-tuning it).
+func setSendBufferSize(_ fd: Int32, _ bytes: Int) {
+    var size = Int32(clamping: bytes)
+    _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
 }
 
 /// Copies the first `count` bytes of the read buffer into a new array with one memcpy.

@@ -65,6 +65,44 @@ import Testing
         }
     }
 
+    /// Bytes the kernel takes from a client whose peer reads nothing, with the given SO_SNDBUF.
+    private func bytesTheKernelTakes(sendBufferSize: Int?) async throws -> Int {
+        try await withLoop { loop in
+            let accepted = AcceptedConnections()
+            let (port, _) = try await startListener(on: loop) { connection in
+                connection.handler = ByteCounter()
+                connection.pauseReading()
+                accepted.add(LoopBound(connection, loop: loop))
+            }
+            let client = try await AsyncConnection.connect(host: "127.0.0.1", port: port, timeout: .seconds(5),
+                                                           writeBufferLimit: 64 << 20,
+                                                           sendBufferSize: sendBufferSize, loop: loop)
+            let size = 32 << 20
+            try client.write([UInt8](repeating: 7, count: size))
+            // The kernel fills its buffers at once; wait until the count stops moving.
+            var taken = 0
+            for _ in 0..<50 {
+                try await Task.sleep(for: .milliseconds(40))
+                let now = size - client.queuedBytes
+                if now == taken && now > 0 { break }
+                taken = now
+            }
+            await client.close(flushTimeout: .zero)
+            return taken
+        }
+    }
+
+    @Test func aFixedSendBufferBoundsWhatTheKernelTakesFromTheQueue() async throws {
+        let fixed = try await bytesTheKernelTakes(sendBufferSize: 64 << 10)
+        let automatic = try await bytesTheKernelTakes(sendBufferSize: nil)
+        print("a peer that reads nothing: the kernel took \(fixed) bytes with SO_SNDBUF 64 KiB, \(automatic) with "
+              + "auto-tuning")
+        // 64 KiB (doubled by Linux) in the send buffer plus the peer's default receive buffer.
+        #expect(fixed > 0)
+        #expect(fixed < 1 << 20, "the kernel took \(fixed) bytes")
+        #expect(fixed < automatic, "auto-tuned: \(automatic) bytes, fixed: \(fixed) bytes")
+    }
+
     @Test func idleTimeoutClosesASilentConnection() async throws {
         try await withLoop { loop in
             let log = CloseLog()
