@@ -1,5 +1,9 @@
 /// How long to wait before each reconnect attempt: exponential backoff with jitter, so many broadcasters that lost
 /// the same server do not come back in lockstep.
+///
+/// The defaults favour time on the air: a refused connect costs nothing, so the first retries come within a second
+/// and the wait never exceeds 8 s (a server back from a restart is found within 8 s); 30 attempts keep trying for
+/// about two to three and a half minutes before the broadcast gives up.
 public struct ReconnectBackoff: Sendable, Hashable {
     /// The wait before the first retry (before jitter).
     public var initialDelay: Duration
@@ -12,12 +16,12 @@ public struct ReconnectBackoff: Sendable, Hashable {
 
     /// Creates a backoff.
     /// - Parameters:
-    ///   - initialDelay: first wait (default 1 s).
-    ///   - maximumDelay: cap (default 30 s).
+    ///   - initialDelay: first wait (default 0.5 s).
+    ///   - maximumDelay: cap (default 8 s).
     ///   - jitter: random fraction, clamped to 0...1 (default 0.5).
-    ///   - maximumAttempts: attempts before giving up (default 10).
-    public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30), jitter: Double = 0.5,
-                maximumAttempts: Int = 10) {
+    ///   - maximumAttempts: attempts before giving up (default 30).
+    public init(initialDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(8),
+                jitter: Double = 0.5, maximumAttempts: Int = 30) {
         self.initialDelay = initialDelay
         self.maximumDelay = max(maximumDelay, initialDelay)
         self.jitter = min(max(jitter, 0), 1)

@@ -186,7 +186,7 @@ enum BroadcastRunner {
     static func run(configuration: BroadcastConfiguration, sinks: [any MediaSink],
                     context: CommandContext) throws -> Int32 {
         // Each output picks its policy from its sink (OBS's 700/900 ms for a network, lenient for a file) and
-        // reconnects on the default schedule (1 s doubling to 30 s, with jitter, 10 attempts).
+        // reconnects on the default schedule (0.5 s doubling to 8 s, with jitter, 30 attempts).
         let outputs = sinks.map { BroadcastOutput(sink: $0) }
         let session: BroadcastSession
         do {

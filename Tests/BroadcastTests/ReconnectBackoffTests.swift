@@ -32,3 +32,20 @@ struct ReconnectBackoffTests {
         #expect(backoff.delay(attempt: 0, random: -3) == .seconds(2))
     }
 }
+
+/// The default schedule: quick first retries, waits capped so a restarted server is found soon, minutes of trying.
+struct ReconnectBackoffDefaultsTests {
+    @Test func theDefaultScheduleRetriesQuicklyAndKeepsTryingForMinutes() {
+        let backoff = ReconnectBackoff()
+        #expect(backoff.delay(attempt: 1, random: 0) == .milliseconds(500))
+        #expect(backoff.delay(attempt: 5, random: 0) == .seconds(8))
+        #expect(backoff.delay(attempt: 30, random: 0) == .seconds(8))
+        let slowest = (1...backoff.maximumAttempts).reduce(Duration.zero) { $0 + backoff.delay(attempt: $1, random: 0) }
+        let fastest = (1...backoff.maximumAttempts).reduce(Duration.zero) {
+            $0 + backoff.delay(attempt: $1, random: 0.999_999)
+        }
+        // 0.5 + 1 + 2 + 4 + 26 × 8 = 215.5 s at most; jitter halves each wait at worst.
+        #expect(slowest == .milliseconds(215_500))
+        #expect(fastest > .seconds(100))
+    }
+}

@@ -9,7 +9,8 @@ import Synchronization
 public final class BackgroundProcess: Sendable {
     private let processID: pid_t
     private let outputDescriptor: Int32
-    private let exited = Mutex(false)
+    /// The exit status once reaped (128 + signal for a killed program).
+    private let exitStatus = Mutex<Int32?>(nil)
     /// The program's name, for messages.
     public let name: String
 
@@ -54,14 +55,19 @@ public final class BackgroundProcess: Sendable {
     /// The process id.
     public var pid: Int32 { processID }
 
-    /// Whether it is still running (reaps it when it has exited).
+    /// Whether it is still running (reaps it when it has exited, keeping its exit status).
     public var isRunning: Bool {
-        exited.withLock { exited in
-            if exited { return false }
-            var status: Int32 = 0
-            if waitpid(processID, &status, WNOHANG) == processID { exited = true }
-            return !exited
+        exitStatus.withLock { exitStatus in
+            if exitStatus == nil { exitStatus = Self.reap(processID, blocking: false) }
+            return exitStatus == nil
         }
+    }
+
+    /// `waitpid`: the exit status (128 + signal when killed), or nil when it has not exited (non-blocking).
+    private static func reap(_ pid: pid_t, blocking: Bool) -> Int32? {
+        var status: Int32 = 0
+        guard waitpid(pid, &status, blocking ? 0 : WNOHANG) == pid else { return nil }
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// Reads the first line the program prints on standard output (blocking up to `timeout`).
@@ -84,14 +90,7 @@ public final class BackgroundProcess: Sendable {
     public func waitForExit(timeout: TimeInterval = 30) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let status: Int32? = exited.withLock { exited in
-                guard !exited else { return -1 }
-                var status: Int32 = 0
-                guard waitpid(processID, &status, WNOHANG) == processID else { return nil }
-                exited = true
-                return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-            }
-            if let status { return status }
+            if !isRunning { return exitStatus.withLock { $0 } }
             usleep(10_000)
         }
         stop()
@@ -104,12 +103,19 @@ public final class BackgroundProcess: Sendable {
         kill(processID, SIGTERM)
         let deadline = Date().addingTimeInterval(grace)
         while isRunning && Date() < deadline { usleep(10_000) }
-        exited.withLock { exited in
-            guard !exited else { return }
+        exitStatus.withLock { exitStatus in
+            guard exitStatus == nil else { return }
             kill(processID, SIGKILL)
-            var status: Int32 = 0
-            waitpid(processID, &status, 0)
-            exited = true
+            exitStatus = Self.reap(processID, blocking: true)
+        }
+    }
+
+    /// Kills the program at once (SIGKILL, as a crash would end it) and reaps it.
+    public func crash() {
+        exitStatus.withLock { exitStatus in
+            guard exitStatus == nil else { return }
+            kill(processID, SIGKILL)
+            exitStatus = Self.reap(processID, blocking: true)
         }
     }
 

@@ -5,13 +5,15 @@ import Foundation
 /// It records every publish of application `live` to `recordDirectory`; with `tls`, nginx's stream module
 /// terminates TLS on `tlsPort` in front of the RTMP port (nginx-rtmp itself has no TLS).
 public final class NginxRTMP: @unchecked Sendable {
-    // Safe: all stored properties are immutable after init; Process is only touched from `stop()`.
+    // Safe: all stored properties are immutable after init; the Process is only touched under `lock`.
     public let directory: TemporaryDirectory
     public let port: Int
     public let tlsPort: Int?
     public let certificate: TestCertificate?
     public let recordDirectory: String
-    private let process: Process
+    private let configFile: String
+    private let lock = NSLock()
+    private var process: Process
 
     public init(tls: Bool = false) throws {
         directory = try TemporaryDirectory("nginx-rtmp")
@@ -63,20 +65,63 @@ public final class NginxRTMP: @unchecked Sendable {
 
             """
         }
-        let configFile = directory.file("nginx.conf")
+        configFile = directory.file("nginx.conf")
         try config.write(toFile: configFile, atomically: true, encoding: .utf8)
         process = Process()
+        try launch()
+    }
+
+    /// Starts nginx with the configuration and waits until it listens.
+    private func launch() throws {
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: try Subprocess.resolve("nginx"))
         process.arguments = ["-p", directory.path, "-e", directory.file("error.log"), "-c", configFile]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        lock.withLock { self.process = process }
         do {
             try FreePort.waitUntilListening(port)
             if let tlsPort { try FreePort.waitUntilListening(tlsPort) }
         } catch {
             stop()
             throw Subprocess.Failure(description: "nginx did not start: \(errorLog)")
+        }
+    }
+
+    /// Kills nginx at once, master and worker (SIGKILL: no goodbye to clients, recordings left as they are), as
+    /// when the server crashes or its machine goes away.
+    public func crash() {
+        lock.withLock {
+            guard process.isRunning else { return }
+            let master = process.processIdentifier
+            let workers = Self.children(of: master)
+            kill(master, SIGKILL)
+            for worker in workers { kill(worker, SIGKILL) }
+            process.waitUntilExit()
+            // The workers were re-parented away from us; wait until they are gone so the port is free.
+            let deadline = Date().addingTimeInterval(5)
+            while workers.contains(where: { kill($0, 0) == 0 }) && Date() < deadline { usleep(10_000) }
+        }
+    }
+
+    /// Starts nginx again on the same ports and directories after ``crash()`` or ``stop()``.
+    public func restart() throws {
+        let running = lock.withLock { process.isRunning }
+        guard !running else { return }
+        try launch()
+    }
+
+    /// The processes whose parent is `pid` (from /proc/PID/stat's fourth field).
+    private static func children(of pid: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let child = Int32(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // "PID (name) STATE PPID ...": the name may hold spaces, so split after its closing parenthesis.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == pid ? child : nil
         }
     }
 
@@ -99,12 +144,14 @@ public final class NginxRTMP: @unchecked Sendable {
 
     /// Stops nginx gracefully (SIGQUIT lets it finish recordings), then forcibly.
     public func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGQUIT)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        lock.withLock {
+            guard process.isRunning else { return }
+            kill(process.processIdentifier, SIGQUIT)
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
     }
 
     deinit { stop() }

@@ -8,8 +8,14 @@ public enum ProcessMemory {
     /// The highest resident set size so far (VmHWM), in bytes; 0 where /proc is missing.
     public static var peakResidentBytes: Int { field("VmHWM:") }
 
-    private static func field(_ name: String) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    /// Another process's resident set size now, in bytes; 0 when it is gone.
+    public static func residentBytes(ofProcess pid: Int32) -> Int { field("VmRSS:", process: "\(pid)") }
+
+    /// Another process's highest resident set size so far, in bytes; 0 when it is gone.
+    public static func peakResidentBytes(ofProcess pid: Int32) -> Int { field("VmHWM:", process: "\(pid)") }
+
+    private static func field(_ name: String, process: String = "self") -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return 0 }
         for line in status.split(separator: "\n") where line.hasPrefix(name) {
             let fields = line.dropFirst(name.count).split { $0 == " " || $0 == "\t" }  // "VmRSS:\t  1234 kB"
             let kilobytes = fields.first.flatMap { Int($0) } ?? 0

@@ -11,6 +11,10 @@ public struct Subprocess {
 
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// Runs a program to completion, killing it after `timeout` seconds.
@@ -64,7 +68,7 @@ public struct Subprocess {
             let candidate = "\(directory)/\(name)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw Failure(description: "\(name) is not installed: run scripts/setup-test-deps.sh")
+        throw Failure(description: "\(name) is not installed: run scripts/install-deps.sh")
     }
 }
 

@@ -1,0 +1,235 @@
+import FLV
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// The `stream` binary broadcasting to nginx-rtmp, or to `stream serve`, while the server crashes (SIGKILL; nginx's
+/// master and worker) and comes back a few seconds later, twice: the broadcast reports the loss, reconnects on its
+/// own, and every recording the server makes after a restart starts with the sequence headers (and, where the
+/// server records what it got, the metadata) and a keyframe, and decodes cleanly; the broadcaster's memory stays
+/// flat through the outages while its send queue drops by policy.
+@Suite(.serialized) struct FaultServerRestartTests {
+    /// A server the test can crash and start again on the same port and recording directory.
+    enum Ingest: String, CustomStringConvertible, CaseIterable {
+        case nginx, serve
+        var description: String { rawValue }
+    }
+
+    /// A running ingest of either kind.
+    final class RunningIngest: @unchecked Sendable {
+        // Safe: used from the test's one task only.
+        let kind: Ingest
+        let url: String
+        private let nginx: NginxRTMP?
+        private var serve: BackgroundProcess?
+        private let work: TemporaryDirectory
+        private let port: Int
+
+        init(_ kind: Ingest) throws {
+            self.kind = kind
+            work = try TemporaryDirectory("restart-ingest")
+            switch kind {
+            case .nginx:
+                let nginx = try NginxRTMP()
+                self.nginx = nginx
+                port = nginx.port
+                url = nginx.rtmpURL
+            case .serve:
+                nginx = nil
+                port = try FreePort.next()
+                url = "rtmp://127.0.0.1:\(port)/live"
+                try startServe()
+            }
+        }
+
+        private func startServe() throws {
+            serve = try BackgroundProcess(try StreamExecutable.url().path, [
+                "serve", "--listen", "127.0.0.1:\(port)", "--record-dir", work.file("recordings"),
+            ], errorLog: work.file("serve.err"))
+            try FreePort.waitUntilListening(port)
+        }
+
+        /// Whether the server's recordings hold the metadata it received (nginx writes its own, not ours).
+        var recordsReceivedMetadata: Bool { kind == .serve }
+
+        func crash() {
+            nginx?.crash()
+            serve?.crash()
+        }
+
+        func restart() throws {
+            if let nginx { try nginx.restart() } else { try startServe() }
+        }
+
+        func stop() {
+            nginx?.stop()
+            serve?.stop()
+        }
+
+        func recordings() -> [String] {
+            if let nginx { return nginx.recordings() }
+            let directory = work.file("recordings")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return names.filter { $0.hasSuffix(".flv") }.sorted().map { "\(directory)/\($0)" }
+        }
+
+        var log: String {
+            nginx?.errorLog ?? ((try? String(contentsOfFile: work.file("serve.err"), encoding: .utf8)) ?? "")
+        }
+    }
+
+    /// What the broadcaster printed, line by line, with when each line arrived.
+    final class Lines: Sendable {
+        private let lines = Mutex<[(at: ContinuousClock.Instant, text: String)]>([])
+
+        /// Reads the process's standard output on a thread until it ends.
+        init(of process: BackgroundProcess) {
+            let thread = Thread { [self] in
+                while let line = try? process.readLine(timeout: 300) {
+                    lines.withLock { $0.append((ContinuousClock.now, line)) }
+                }
+            }
+            thread.start()
+        }
+
+        var all: [(at: ContinuousClock.Instant, text: String)] { lines.withLock { $0 } }
+        var text: String { all.map(\.text).joined(separator: "\n") }
+
+        func count(containing needle: String) -> Int { all.filter { $0.text.contains(needle) }.count }
+
+        /// Waits until `count` lines contain `needle`; returns when the last of them arrived.
+        func wait(for needle: String, count: Int = 1, timeout: Duration) async throws -> ContinuousClock.Instant {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                let matches = all.filter { $0.text.contains(needle) }
+                if matches.count >= count { return matches[count - 1].at }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            throw Subprocess.Failure(description: "no line '\(needle)' (×\(count)) within \(timeout):\n\(text)")
+        }
+    }
+
+    /// The broadcaster's resident memory, sampled every 100 ms.
+    final class MemorySampler: Sendable {
+        private let samples = Mutex<[(at: ContinuousClock.Instant, bytes: Int)]>([])
+        private let stopped = Atomic<Bool>(false)
+
+        init(pid: Int32) {
+            let thread = Thread { [self] in
+                while !stopped.load(ordering: .relaxed) {
+                    let bytes = ProcessMemory.residentBytes(ofProcess: pid)
+                    if bytes > 0 { samples.withLock { $0.append((ContinuousClock.now, bytes)) } }
+                    usleep(100_000)
+                }
+            }
+            thread.start()
+        }
+
+        func stop() { stopped.store(true, ordering: .relaxed) }
+
+        /// The most resident bytes seen between two instants.
+        func peak(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant = .now) -> Int {
+            samples.withLock { $0.filter { $0.at >= start && $0.at <= end }.map(\.bytes).max() ?? 0 }
+        }
+    }
+
+    /// The tags of an FLV recording up to the first damaged or cut-off tag (a crashed server leaves one behind).
+    static func leadingTags(of path: String) throws -> [FLVTag] {
+        var reader = FLVReader()
+        reader.append(try Array(Data(contentsOf: URL(fileURLWithPath: path))))
+        var tags: [FLVTag] = []
+        while let tag = try? reader.next() { tags.append(tag) }
+        return tags
+    }
+
+    @Test(arguments: Ingest.allCases)
+    func theServerCrashesTwiceAndTheBroadcastComesBackEachTime(_ kind: Ingest) async throws {
+        let ingest = try RunningIngest(kind)
+        defer { ingest.stop() }
+        let home = try TemporaryConfigHome()
+        let key = "restart-secret-key-7f3a"
+        let stream = try StreamExecutable.url().path
+        let environment = home.environment.merging(["TERM": "dumb"]) { $1 }
+        let saved = try Subprocess.run(stream, ["credentials", "set", ingest.url], environment: environment,
+                                       stdin: Data("\(key)\n".utf8))
+        try #require(saved.status == 0, "\(saved.stderr)")
+
+        let errorLog = home.url.appendingPathComponent("broadcast.err").path
+        let broadcaster = try BackgroundProcess(stream, [
+            "broadcast", "--source", "test", "--duration", "34", "--quality", "480", "--fps", "24",
+            "--test-size", "640x360", "--video-bitrate", "800", "--pip", "off", "--adaptive-bitrate", "off",
+        ], environment: environment, errorLog: errorLog)
+        defer { broadcaster.stop() }
+        let lines = Lines(of: broadcaster)
+        let memory = MemorySampler(pid: broadcaster.pid)
+        defer { memory.stop() }
+
+        _ = try await lines.wait(for: "Broadcasting", timeout: .seconds(30))
+        try await Task.sleep(for: .seconds(5))
+        let beforeFirstCrash = ContinuousClock.now
+        var recoveries: [Duration] = []
+        var firstCrash: ContinuousClock.Instant?
+        for outage in 1...2 {
+            ingest.crash()
+            firstCrash = firstCrash ?? .now
+            _ = try await lines.wait(for: "connection lost", count: outage, timeout: .seconds(15))
+            try await Task.sleep(for: .seconds(3))
+            try ingest.restart()
+            let restarted = ContinuousClock.now
+            let back = try await lines.wait(for: "live again", count: outage, timeout: .seconds(30))
+            recoveries.append(restarted.duration(to: back))
+            try await Task.sleep(for: .seconds(4))
+        }
+        let status = broadcaster.waitForExit(timeout: 60)
+        memory.stop()
+        let output = lines.text
+        let errors = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+        print("\(kind) crash/restart ×2: recovered \(recoveries) after each restart (status line polled every "
+              + "250 ms); broadcaster RSS peak \(memory.peak(from: beforeFirstCrash - .seconds(3), to: beforeFirstCrash)) "
+              + "before the first crash, \(memory.peak(from: beforeFirstCrash)) from it to the end\n\(output)")
+
+        #expect(status == 0, "exit \(String(describing: status)): \(errors)")
+        #expect(!(output + errors).contains(key), "the stream key was printed")
+        #expect(lines.count(containing: "connection lost") == 2, "\(output)")
+        #expect(lines.count(containing: "live again after") == 2, "\(output)")
+        let summary = try #require(lines.all.last { $0.text.hasPrefix("Broadcast ended") }?.text, "\(output)")
+        #expect(summary.contains("2 reconnects (offline"), "\(summary)")
+        for recovery in recoveries {
+            // The default backoff waits at most 8 s between attempts; a loaded machine adds to that.
+            #expect(recovery < .seconds(15), "recovered \(recovery) after the restart")
+        }
+        // During each outage the send queue dropped by policy rather than growing: the status lines never show
+        // much more than the policy's 900 ms hopeless threshold queued, and memory stays where it was.
+        let queued = lines.all.compactMap { line -> Int? in
+            guard let range = line.text.range(of: "queue ") else { return nil }
+            return Int(line.text[range.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(!queued.isEmpty && queued.allSatisfy { $0 <= 1500 }, "queue spans \(queued)")
+        let before = memory.peak(from: beforeFirstCrash - .seconds(3), to: beforeFirstCrash)
+        let during = memory.peak(from: beforeFirstCrash)
+        #expect(before > 0)
+        #expect(during <= before + 24 << 20, "RSS \(before) bytes before the first crash, peak \(during) after")
+
+        // The server recorded the first connection (cut by the crash) and one per restart.
+        let recordings = ingest.recordings()
+        try #require(recordings.count == 3, "recordings: \(recordings)\n\(ingest.log)")
+        for recording in recordings.dropFirst() {
+            let tags = try Self.leadingTags(of: recording)
+            let media = tags.filter { $0.type != .scriptData && !$0.isSequenceHeader }
+            if ingest.recordsReceivedMetadata {
+                #expect(tags.first?.type == .scriptData, "\(recording) does not start with metadata")
+            }
+            #expect(tags.contains { $0.type == .video && $0.isSequenceHeader }, "\(recording): no avcC")
+            #expect(tags.contains { $0.type == .audio && $0.isSequenceHeader }, "\(recording): no AAC config")
+            let firstVideo = try #require(media.first { $0.type == .video }, "\(recording) has no video")
+            #expect(firstVideo.isVideoKeyFrame, "\(recording) does not start at a keyframe")
+            #expect(firstVideo.timestamp < 500, "\(recording) starts at \(firstVideo.timestamp) ms")
+            let report = try ProbeReport.probe(recording)
+            #expect(report.video?.codecName == "h264" && report.video?.width == 640, "\(recording)")
+            #expect(report.audio?.codecName == "aac", "\(recording)")
+            #expect((report.video?.frameCount ?? 0) >= 48, "\(recording): \(report.video?.frameCount ?? 0) frames")
+            #expect(try ProbeReport.decodeErrors(recording).isEmpty, "\(recording) does not decode cleanly")
+        }
+    }
+}
