@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", path: "Sources/CPulse",
                        providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
+        // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.
+        .target(name: "CTCPInfo", path: "Sources/CTCPInfo"),
 
         // Foundation-only model shared by every layer and by the iOS app.
         .target(name: "StreamCore", swiftSettings: strict),
@@ -56,6 +58,7 @@ let package = Package(
                 dependencies: [
                     .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                     .target(name: "CEpoll", condition: .when(platforms: [.linux])),
+                    .target(name: "CTCPInfo", condition: .when(platforms: [.linux])),
                 ],
                 swiftSettings: strict),
 

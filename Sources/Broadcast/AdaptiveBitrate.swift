@@ -1,6 +1,11 @@
 /// Adaptive bitrate: the encoder's video bitrate follows the measured throughput down when an output's queue grows,
 /// and climbs back gradually once the link has kept up for a while.
 ///
+/// Congestion also measures the link: the video throughput at that moment is its capacity estimate. Climbing back
+/// stops just under it (``Configuration/capacityShare``), so the bitrate settles there instead of climbing into the
+/// same wall again and again; after ``Configuration/samplesBeforeProbe`` clear samples at that ceiling the estimate
+/// grows by one step, so a link that got faster is found, slowly.
+///
 /// A pure value fed one sample per interval (typically a second): no clock, no I/O. The caller applies the returned
 /// bitrate with `VideoEncoder.setBitrate(kbps:)`.
 public struct AdaptiveBitrate: Sendable {
@@ -20,6 +25,13 @@ public struct AdaptiveBitrate: Sendable {
         public var samplesBeforeIncrease: Int
         /// Each step up, as a fraction of the target.
         public var increaseFraction: Double
+        /// The share of the estimated capacity the bitrate climbs back to (headroom for the link's variation).
+        public var capacityShare: Double
+        /// Clear samples at the ceiling before the capacity estimate is raised by one step (probing).
+        public var samplesBeforeProbe: Int
+        /// Samples after a step down before the next one: the queue still holds media encoded at the old bitrate
+        /// (and the sockets' buffers ahead of it), which must drain before a lower bitrate can show.
+        public var samplesBetweenDecreases: Int
 
         /// Creates a configuration.
         /// - Parameters:
@@ -30,9 +42,13 @@ public struct AdaptiveBitrate: Sendable {
         ///   - throughputShare: share of the measured throughput used when congested (default 0.8).
         ///   - samplesBeforeIncrease: clear samples before stepping up (default 5).
         ///   - increaseFraction: step up size as a fraction of the target (default 0.1).
+        ///   - capacityShare: share of the capacity estimate the climb stops at (default 0.9).
+        ///   - samplesBeforeProbe: clear samples at the ceiling before probing one step higher (default 30).
+        ///   - samplesBetweenDecreases: samples after a step down before another (default 3).
         public init(targetKbps: Int, minimumKbps: Int? = nil, congestedQueueMilliseconds: Int64 = 300,
                     clearQueueMilliseconds: Int64 = 100, throughputShare: Double = 0.8, samplesBeforeIncrease: Int = 5,
-                    increaseFraction: Double = 0.1) {
+                    increaseFraction: Double = 0.1, capacityShare: Double = 0.9, samplesBeforeProbe: Int = 30,
+                    samplesBetweenDecreases: Int = 3) {
             self.targetKbps = max(1, targetKbps)
             self.minimumKbps = min(self.targetKbps, max(1, minimumKbps ?? max(200, targetKbps / 5)))
             self.congestedQueueMilliseconds = congestedQueueMilliseconds
@@ -40,6 +56,9 @@ public struct AdaptiveBitrate: Sendable {
             self.throughputShare = min(max(throughputShare, 0.1), 1)
             self.samplesBeforeIncrease = max(1, samplesBeforeIncrease)
             self.increaseFraction = min(max(increaseFraction, 0.01), 1)
+            self.capacityShare = min(max(capacityShare, 0.1), 1)
+            self.samplesBeforeProbe = max(1, samplesBeforeProbe)
+            self.samplesBetweenDecreases = max(1, samplesBetweenDecreases)
         }
     }
 
@@ -51,12 +70,16 @@ public struct AdaptiveBitrate: Sendable {
         public var throughputKbps: Int
         /// The audio bitrate in kbit/s (subtracted from the throughput to get video's share).
         public var audioKbps: Int
+        /// Video frames the output's queue dropped during the interval: congestion even when the drop has just
+        /// emptied the queue.
+        public var droppedVideoFrames: Int
 
         /// Creates a sample.
-        public init(queueMilliseconds: Int64, throughputKbps: Int, audioKbps: Int) {
+        public init(queueMilliseconds: Int64, throughputKbps: Int, audioKbps: Int, droppedVideoFrames: Int = 0) {
             self.queueMilliseconds = queueMilliseconds
             self.throughputKbps = throughputKbps
             self.audioKbps = audioKbps
+            self.droppedVideoFrames = droppedVideoFrames
         }
     }
 
@@ -64,7 +87,11 @@ public struct AdaptiveBitrate: Sendable {
     public let configuration: Configuration
     /// The bitrate the encoder should be running at.
     public private(set) var currentKbps: Int
+    /// The link's capacity for video as measured at the last congestion (raised by probing); nil before any.
+    public private(set) var estimatedCapacityKbps: Int?
     private var clearSamples = 0
+    private var samplesAtCeiling = 0
+    private var samplesSinceDecrease = Int.max
     private var previousQueueMilliseconds: Int64 = 0
 
     /// Starts at the target bitrate.
@@ -73,25 +100,56 @@ public struct AdaptiveBitrate: Sendable {
         self.currentKbps = configuration.targetKbps
     }
 
+    /// How high climbing back may go: just under the capacity estimate, never above the target.
+    public var ceilingKbps: Int {
+        guard let estimatedCapacityKbps else { return configuration.targetKbps }
+        let ceiling = Int(Double(estimatedCapacityKbps) * configuration.capacityShare)
+        return min(configuration.targetKbps, max(configuration.minimumKbps, ceiling))
+    }
+
+    private var step: Int { max(1, Int(Double(configuration.targetKbps) * configuration.increaseFraction)) }
+
     /// Takes one interval's measurements.
     /// - Parameter sample: the measurements.
     /// - Returns: the new bitrate when it changed, nil when the encoder should keep its bitrate.
     public mutating func update(_ sample: Sample) -> Int? {
         defer { previousQueueMilliseconds = sample.queueMilliseconds }
         let old = currentKbps
-        if sample.queueMilliseconds >= configuration.congestedQueueMilliseconds,
-           sample.queueMilliseconds >= previousQueueMilliseconds {
+        samplesSinceDecrease = samplesSinceDecrease == .max ? .max : samplesSinceDecrease + 1
+        let growing = sample.queueMilliseconds >= configuration.congestedQueueMilliseconds
+            && sample.queueMilliseconds >= previousQueueMilliseconds
+        if growing || sample.droppedVideoFrames > 0 {
             clearSamples = 0
+            samplesAtCeiling = 0
             let videoThroughput = max(0, sample.throughputKbps - sample.audioKbps)
+            guard samplesSinceDecrease >= configuration.samplesBetweenDecreases else {
+                // Still draining what was encoded before the last step down: the link is busy, so what it carries
+                // is its capacity; a reading lower than an earlier one of this episode is taken as noise.
+                estimatedCapacityKbps = max(estimatedCapacityKbps ?? 0, videoThroughput)
+                return nil
+            }
+            estimatedCapacityKbps = videoThroughput
             let fitted = Int(Double(videoThroughput) * configuration.throughputShare)
             // Never up while congested; at least a 10 % cut so a queue that still grows keeps shrinking the rate.
             currentKbps = max(configuration.minimumKbps, min(fitted, currentKbps * 9 / 10))
+            samplesSinceDecrease = 0
         } else if sample.queueMilliseconds <= configuration.clearQueueMilliseconds {
             clearSamples += 1
-            if clearSamples >= configuration.samplesBeforeIncrease, currentKbps < configuration.targetKbps {
-                let step = max(1, Int(Double(configuration.targetKbps) * configuration.increaseFraction))
-                currentKbps = min(configuration.targetKbps, currentKbps + step)
+            guard clearSamples >= configuration.samplesBeforeIncrease, currentKbps < configuration.targetKbps else {
+                return nil
+            }
+            if currentKbps < ceilingKbps {
+                currentKbps = min(ceilingKbps, currentKbps + step)
+                // One step per clear sample from here on, up to the ceiling.
                 clearSamples = configuration.samplesBeforeIncrease - 1
+            } else {
+                samplesAtCeiling += 1
+                if samplesAtCeiling >= configuration.samplesBeforeProbe, let estimate = estimatedCapacityKbps {
+                    // Kept up at the ceiling for a long while: the link may have grown, so try one step more.
+                    estimatedCapacityKbps = estimate + step
+                    samplesAtCeiling = 0
+                    currentKbps = min(ceilingKbps, currentKbps + step)
+                }
             }
         } else {
             clearSamples = 0

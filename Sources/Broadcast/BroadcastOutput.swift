@@ -65,9 +65,10 @@ public final class BroadcastOutput: Sendable {
     ///   - policy: the send queue's drop thresholds (nil: OBS's 700/900 ms for a network sink,
     ///     `SendQueue.Policy.recording` for a file).
     ///   - backoff: the reconnect schedule.
-    ///   - sinkBufferLimit: bytes the sink may hold before the pump waits for it to drain (default 128 KiB).
+    ///   - sinkBufferLimit: bytes the sink may hold before the pump waits for it to drain (default 32 KiB: tags
+    ///     past the sink are out of the drop policy's reach and their wait is not measured, so it stays small).
     public init(sink: any MediaSink, policy: SendQueue.Policy? = nil,
-                backoff: ReconnectBackoff = ReconnectBackoff(), sinkBufferLimit: Int = 128 * 1024) {
+                backoff: ReconnectBackoff = ReconnectBackoff(), sinkBufferLimit: Int = 32 * 1024) {
         self.sink = sink
         self.backoff = backoff
         self.sinkBufferLimit = max(4096, sinkBufferLimit)
@@ -230,7 +231,6 @@ public final class BroadcastOutput: Sendable {
                 _ = await iterator.next()
                 continue
             }
-            var handed = 0
             var latencies: [Int] = []
             let origin = shared.withLock { $0.clockOrigin }
             for var tag in batch {
@@ -245,13 +245,14 @@ public final class BroadcastOutput: Sendable {
                     tag.timestamp = offset
                 }
                 try await sink.send(tag)
-                handed += tag.body.count
+                // Counted per tag, not per batch: adaptive bitrate subtracts the sink's queue from this count, and
+                // a batch counted late would read as a slower link.
+                shared.withLock { $0.status.bytesHanded += tag.body.count }
                 if let captured {
                     latencies.append(Int((ContinuousClock.now - captured) / .milliseconds(1)))
                 }
             }
             shared.withLock { value in
-                value.status.bytesHanded += handed
                 for latency in latencies { value.status.latency.record(milliseconds: latency) }
             }
             if await sink.queuedBytes > sinkBufferLimit {

@@ -30,7 +30,7 @@ public actor BroadcastSession {
     private nonisolated let snapshot = Mutex((state: BroadcastState.idle, statistics: BroadcastStatistics()))
     private let pipeline: PipelineHandoff
     private var adaptive: [Int: AdaptiveBitrate] = [:]
-    private var lastSample: [Int: (handed: Int, queued: Int)] = [:]
+    private var lastSample: [Int: (handed: Int, queued: Int, acknowledged: Int?, dropped: Int)] = [:]
     private var lastCounters = PipelineControl.Counters()
     private var lastRefresh = ContinuousClock.now
 
@@ -159,13 +159,22 @@ public actor BroadcastSession {
             let output = outputs[index]
             let status = output.status
             let queued = await output.sink.queuedBytes
-            let previous = lastSample[index] ?? (handed: 0, queued: 0)
-            let sentBytes = max(0, (status.bytesHanded - previous.handed) - (queued - previous.queued))
-            lastSample[index] = (status.bytesHanded, queued)
+            let acknowledged = await output.sink.bytesAcknowledged
+            let previous = lastSample[index] ?? (handed: 0, queued: 0, acknowledged: nil, dropped: 0)
+            let sentBytes: Int
+            if let acknowledged, let before = previous.acknowledged, acknowledged >= before {
+                // What the receiver acknowledged: the link's real throughput, whatever the kernel buffers.
+                sentBytes = acknowledged - before
+            } else {
+                // No TCP figure (a new connection, or none to ask): what left our queue for the kernel.
+                sentBytes = max(0, (status.bytesHanded - previous.handed) - (queued - previous.queued))
+            }
+            lastSample[index] = (status.bytesHanded, queued, acknowledged, status.queue.droppedVideoFrames)
             _ = controller.update(AdaptiveBitrate.Sample(
                 queueMilliseconds: status.queueMilliseconds,
                 throughputKbps: Int(Double(sentBytes) * 8 / 1000 / seconds),
-                audioKbps: configuration.settings.audioBitrateKbps))
+                audioKbps: configuration.settings.audioBitrateKbps,
+                droppedVideoFrames: status.queue.droppedVideoFrames - previous.dropped))
             adaptive[index] = controller
             lowest = min(lowest ?? controller.currentKbps, controller.currentKbps)
         }

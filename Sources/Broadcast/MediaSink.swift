@@ -20,9 +20,19 @@ public protocol MediaSink: Sendable {
     func send(_ tag: FLVTag) async throws(BroadcastError)
     /// Bytes handed to the sink that have not reached the kernel yet.
     var queuedBytes: Int { get async }
+    /// Bytes of the current connection the receiver has acknowledged (what crossed the network, below the kernel's
+    /// buffers); nil for a file or when unknown. Restarts near zero with each connection.
+    var bytesAcknowledged: Int? { get async }
     /// Returns once `queuedBytes` is below `threshold`.
     /// - Throws: `BroadcastError` when the connection fails meanwhile.
     func waitForDrain(below threshold: Int) async throws(BroadcastError)
     /// Ends the stream cleanly (unpublish, flush within the timeout, close); never fails.
     func close(flushTimeout: Duration) async
+}
+
+extension MediaSink {
+    /// Unknown by default (a file has no network below it).
+    public var bytesAcknowledged: Int? {
+        get async { nil }
+    }
 }

@@ -79,6 +79,11 @@ public actor RTMPSink: MediaSink {
         get async { await client?.queuedBytes ?? 0 }
     }
 
+    /// Bytes of the current connection the ingest has acknowledged (TCP).
+    public var bytesAcknowledged: Int? {
+        get async { await client?.bytesAcknowledged() }
+    }
+
     /// Waits until the client's buffer is below `threshold`.
     /// - Throws: `BroadcastError` (`.connectionLost`) when the connection failed meanwhile.
     public func waitForDrain(below threshold: Int) async throws(BroadcastError) {

@@ -2,13 +2,15 @@ import FLV
 
 /// The bounded queue of FLV tags waiting for one output's connection, measured in milliseconds of media.
 ///
-/// When the network is slower than the bitrate the queue grows; it then drops by policy, like OBS's
-/// `drop_frames` (700 ms / 900 ms thresholds):
+/// When the network is slower than the bitrate the queue grows; it then drops by policy, in the spirit of OBS's
+/// `drop_frames` (700 ms / 900 ms thresholds), video first and audio last:
 /// - above ``Policy/dropNonKeyframesAfterMilliseconds``, queued non-keyframe video is dropped, and so is later
 ///   non-keyframe video until the next keyframe (the frames that referenced the dropped ones cannot be decoded);
 ///   audio and keyframes stay;
-/// - above ``Policy/hopelessAfterMilliseconds`` even then, the queue is hopeless: every queued media tag goes, and
-///   video restarts at the next keyframe (``EnqueueResult/needsKeyframe`` asks the encoder for one at once).
+/// - above ``Policy/dropVideoAfterMilliseconds`` even then, all queued video goes (keyframes too, except one that
+///   just arrived) and video resumes at the next keyframe; audio stays, so the sound goes on through a picture gap;
+/// - above ``Policy/hopelessAfterMilliseconds`` the link does not even carry the audio: every queued media tag goes,
+///   and media restarts at the next keyframe (``EnqueueResult/needsKeyframe`` asks the encoder for one at once).
 ///
 /// Sequence headers and metadata are never dropped. A pure value: no clock, no I/O; the timestamps are the media's.
 public struct SendQueue: Sendable {
@@ -16,19 +18,26 @@ public struct SendQueue: Sendable {
     public struct Policy: Sendable, Hashable {
         /// Queued media span above which non-keyframe video is dropped (OBS: 700 ms).
         public var dropNonKeyframesAfterMilliseconds: Int64
-        /// Queued media span, after dropping non-keyframes, above which everything queued is dropped (OBS: 900 ms).
+        /// Queued media span, after dropping non-keyframes, above which all video is dropped (OBS: 900 ms).
+        public var dropVideoAfterMilliseconds: Int64
+        /// Queued media span, with no video left, above which everything queued is dropped (3 s: the sockets'
+        /// buffers ahead of the queue drain first, so audio may pile up for a while on a link that carries it).
         public var hopelessAfterMilliseconds: Int64
 
         /// For a local recording: the disk keeps up, so only a stalled writer (seconds) drops anything.
-        public static let recording = Policy(dropNonKeyframesAfterMilliseconds: 5000, hopelessAfterMilliseconds: 10_000)
+        public static let recording = Policy(dropNonKeyframesAfterMilliseconds: 5000, dropVideoAfterMilliseconds: 7500,
+                                             hopelessAfterMilliseconds: 10_000)
 
-        /// Creates a policy.
+        /// Creates a policy; each threshold is kept at or above the one before.
         /// - Parameters:
         ///   - dropNonKeyframesAfterMilliseconds: the non-keyframe threshold (default 700).
-        ///   - hopelessAfterMilliseconds: the flush threshold (default 900); kept at or above the first.
-        public init(dropNonKeyframesAfterMilliseconds: Int64 = 700, hopelessAfterMilliseconds: Int64 = 900) {
+        ///   - dropVideoAfterMilliseconds: the all-video threshold (default 900).
+        ///   - hopelessAfterMilliseconds: the flush threshold (default 3000).
+        public init(dropNonKeyframesAfterMilliseconds: Int64 = 700, dropVideoAfterMilliseconds: Int64 = 900,
+                    hopelessAfterMilliseconds: Int64 = 3000) {
             self.dropNonKeyframesAfterMilliseconds = dropNonKeyframesAfterMilliseconds
-            self.hopelessAfterMilliseconds = max(hopelessAfterMilliseconds, dropNonKeyframesAfterMilliseconds)
+            self.dropVideoAfterMilliseconds = max(dropVideoAfterMilliseconds, dropNonKeyframesAfterMilliseconds)
+            self.hopelessAfterMilliseconds = max(hopelessAfterMilliseconds, self.dropVideoAfterMilliseconds)
         }
     }
 
@@ -69,12 +78,14 @@ public struct SendQueue: Sendable {
     public struct Statistics: Sendable, Hashable {
         /// Tags added to the queue (some may be dropped later).
         public var enqueued = 0
-        /// Video frames dropped (non-keyframes and, when hopeless, keyframes).
+        /// Video frames dropped (non-keyframes and, past the video threshold, keyframes).
         public var droppedVideoFrames = 0
         /// Keyframes among ``droppedVideoFrames``.
         public var droppedKeyframes = 0
         /// Audio frames dropped (only when hopeless or while restarting at a keyframe).
         public var droppedAudioFrames = 0
+        /// Times all queued video was dropped (audio kept).
+        public var videoFlushes = 0
         /// Times the queue was hopeless and flushed.
         public var flushes = 0
         /// Creates zeroed counters.
@@ -197,13 +208,21 @@ public struct SendQueue: Sendable {
         let nonKey = removeAll { _, kind in kind == .video(isKeyframe: false) }
         result.droppedVideoFrames += nonKey.video
         if result.accepted, kind == .video(isKeyframe: false) { result.accepted = false }
-        let newestIsKeyframe = result.accepted && kind == .video(isKeyframe: true)
-        if gate == .open && !newestIsKeyframe { gate = .videoWaitsForKeyframe }
-        guard durationMilliseconds > policy.hopelessAfterMilliseconds else { return }
-        // Hopeless: everything older goes. A keyframe that just arrived is a fresh start and stays.
-        let keepNewest = newestIsKeyframe
+        // A keyframe that just arrived is a fresh start for video and stays through the next two steps.
+        let keepNewest = result.accepted && kind == .video(isKeyframe: true)
         let lastIndex = entries.count - 1
-        let media = removeAll { index, kind in kind != .header && !(keepNewest && index == lastIndex) }
+        if gate == .open && !keepNewest { gate = .videoWaitsForKeyframe }
+        guard durationMilliseconds > policy.dropVideoAfterMilliseconds else { return }
+        let video = removeAll { index, kind in kind != .header && kind != .audio && !(keepNewest && index == lastIndex) }
+        if video.video > 0 {
+            result.droppedVideoFrames += video.video
+            statistics.droppedKeyframes += video.keyframes
+            statistics.videoFlushes += 1
+        }
+        guard durationMilliseconds > policy.hopelessAfterMilliseconds else { return }
+        // Hopeless: not even the audio gets through. Everything older goes.
+        let newestIndex = entries.count - 1
+        let media = removeAll { index, kind in kind != .header && !(keepNewest && index == newestIndex) }
         result.droppedVideoFrames += media.video
         result.droppedAudioFrames += media.audio
         statistics.droppedKeyframes += media.keyframes

@@ -157,6 +157,12 @@ public actor RTMPClient {
     /// Bytes queued for the network and not yet handed to the kernel.
     public var queuedBytes: Int { connection?.queuedBytes ?? 0 }
 
+    /// Bytes of this connection the ingest has acknowledged (TCP), wire bytes: what really crossed the network.
+    /// Nil before connecting, after closing, or where the kernel does not say.
+    public func bytesAcknowledged() async -> Int? {
+        await connection?.bytesAcknowledged()
+    }
+
     /// Waits until the send queue holds fewer than `threshold` bytes.
     /// - Throws: ``PublishError``: `.timeout` when not one byte left the queue for ``Options/responseTimeout``
     ///   (the ingest stopped reading; the connection is then closed), `.connectionLost` when it dropped.

@@ -58,6 +58,12 @@ public final class AsyncConnection: Sendable {
         core.queued.load(ordering: .acquiring)
     }
 
+    /// Bytes the peer has acknowledged so far (see ``Connection/bytesAcknowledged``); nil once closed or unknown.
+    public func bytesAcknowledged() async -> Int? {
+        let connection = self.connection
+        return try? await connection.loop.submit { connection.value.bytesAcknowledged }
+    }
+
     /// Queues `bytes` for sending and returns at once.
     /// - Throws: ``TransportError`` `.bufferLimitExceeded` if the queue would pass ``writeBufferLimit`` (nothing
     ///   is queued), or the error that closed the connection.

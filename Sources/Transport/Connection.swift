@@ -1,4 +1,5 @@
 import CEpoll
+import CTCPInfo
 import Glibc
 
 /// A TCP connection, optionally with TLS, driven by an ``EventLoop``.
@@ -31,6 +32,15 @@ public final class Connection: EventSource, CustomStringConvertible {
 
     /// Bytes accepted by ``write(_:)`` and not yet handed to the kernel.
     public var queuedBytes: Int { outbound.count }
+    /// Bytes the peer has acknowledged so far (the kernel's TCP_INFO), in wire bytes (TLS records included): what
+    /// actually crossed the network, below the kernel's send buffer. Nil without a socket or where the kernel does
+    /// not say.
+    public var bytesAcknowledged: Int? {
+        guard fd >= 0 else { return nil }
+        var acknowledged: UInt64 = 0
+        guard stream_tcp_bytes_acked(fd, &acknowledged) == 0 else { return nil }
+        return Int(clamping: acknowledged)
+    }
     /// True from the end of the TLS handshake (or TCP connect) until a close starts.
     public var isOpen: Bool { state == .open }
     /// True while ``pauseReading()`` is in effect.

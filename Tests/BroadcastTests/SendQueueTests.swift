@@ -38,7 +38,7 @@ struct SendQueueTests {
     }
 
     @Test func dropsNonKeyframesPastTheFirstThresholdButKeepsAudioAndKeyframes() {
-        var queue = SendQueue(policy: .init(dropNonKeyframesAfterMilliseconds: 700, hopelessAfterMilliseconds: 900),
+        var queue = SendQueue(policy: .init(dropNonKeyframesAfterMilliseconds: 700, dropVideoAfterMilliseconds: 900),
                               startsAtKeyframe: false)
         queue.enqueue(Self.video(0, key: true))
         for frame in 1...21 {
@@ -66,7 +66,7 @@ struct SendQueueTests {
         #expect(queue.statistics.droppedVideoFrames == 23 && queue.statistics.droppedAudioFrames == 0)
     }
 
-    @Test func hopelessQueueFlushesMediaButNotHeadersAndRestartsAtAKeyframe() {
+    @Test func pastTheVideoThresholdAllVideoGoesButTheAudioStays() {
         var queue = SendQueue(startsAtKeyframe: false)
         queue.enqueue(Self.videoHeader)
         queue.enqueue(Self.video(0, key: true))
@@ -74,26 +74,51 @@ struct SendQueueTests {
         for step in 1...30 {
             last.record(queue.enqueue(Self.audio(UInt32(step * 32))))
         }
-        // 30 × 32 = 960 ms of audio and a keyframe: past 900 ms even without inter frames.
+        // 30 × 32 = 960 ms of audio and a keyframe: past 900 ms even without inter frames. The keyframe goes, the
+        // sound stays, and no keyframe is asked for (the link is slow; the next one comes on schedule).
+        #expect(!last.lastNeedsKeyframe)
+        #expect(queue.statistics.videoFlushes == 1 && queue.statistics.flushes == 0)
+        #expect(queue.statistics.droppedKeyframes == 1 && queue.statistics.droppedAudioFrames == 0)
+        #expect(queue.isWaitingForKeyframe)
+        #expect(!queue.enqueue(Self.video(990)).accepted)
+        // A keyframe that arrives is kept: video starts again from it.
+        #expect(queue.enqueue(Self.video(1000, key: true)).accepted)
+        let sent = Self.drain(&queue)
+        #expect(sent.first == Self.videoHeader)
+        #expect(sent.filter { $0.type == .audio }.count == 30)
+        #expect(sent.filter { $0.type == .video && !$0.isSequenceHeader }.map(\.timestamp) == [1000])
+    }
+
+    @Test func aHopelessQueueFlushesMediaButNotHeadersAndRestartsAtAKeyframe() {
+        var queue = SendQueue(startsAtKeyframe: false)
+        queue.enqueue(Self.videoHeader)
+        queue.enqueue(Self.video(0, key: true))
+        var last = EnqueueResultProbe()
+        for step in 1...97 {
+            last.record(queue.enqueue(Self.audio(UInt32(step * 32))))
+        }
+        // 97 × 32 = 3104 ms of audio: past 3 s, the link does not even carry the sound.
         #expect(last.lastNeedsKeyframe)
         #expect(queue.statistics.flushes == 1)
         #expect(queue.statistics.droppedKeyframes == 1)
+        #expect(queue.statistics.droppedAudioFrames == 97)
         #expect(queue.count == 1 && queue.dequeue() == Self.videoHeader)
         // Until a keyframe, all media waits; the keyframe itself is kept.
-        #expect(!queue.enqueue(Self.audio(1000)).accepted)
-        #expect(!queue.enqueue(Self.video(1000)).accepted)
-        #expect(queue.enqueue(Self.video(1033, key: true)).accepted)
-        #expect(queue.enqueue(Self.audio(1040)).accepted)
+        #expect(!queue.enqueue(Self.audio(3200)).accepted)
+        #expect(!queue.enqueue(Self.video(3200)).accepted)
+        #expect(queue.enqueue(Self.video(3233, key: true)).accepted)
+        #expect(queue.enqueue(Self.audio(3240)).accepted)
     }
 
     @Test func aKeyframeArrivingIntoAHopelessQueueIsKept() {
         var queue = SendQueue(startsAtKeyframe: false)
-        for step in 0..<29 { queue.enqueue(Self.audio(UInt32(step * 32))) }
-        let result = queue.enqueue(Self.video(960, key: true))
+        // 94 audio frames span 2976 ms; the keyframe at 3040 takes the queue past 3 s.
+        for step in 0..<94 { queue.enqueue(Self.audio(UInt32(step * 32))) }
+        let result = queue.enqueue(Self.video(3040, key: true))
         #expect(result.accepted)
-        #expect(result.droppedAudioFrames == 29)
+        #expect(result.droppedAudioFrames == 94)
         #expect(!result.needsKeyframe && !queue.isWaitingForKeyframe)
-        #expect(queue.dequeue()?.timestamp == 960)
+        #expect(queue.dequeue()?.timestamp == 3040)
     }
 
     @Test func restartAtKeyframeDropsMediaAndKeepsHeaders() {
