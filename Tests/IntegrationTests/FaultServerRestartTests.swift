@@ -79,61 +79,6 @@ import Testing
         }
     }
 
-    /// What the broadcaster printed, line by line, with when each line arrived.
-    final class Lines: Sendable {
-        private let lines = Mutex<[(at: ContinuousClock.Instant, text: String)]>([])
-
-        /// Reads the process's standard output on a thread until it ends.
-        init(of process: BackgroundProcess) {
-            let thread = Thread { [self] in
-                while let line = try? process.readLine(timeout: 300) {
-                    lines.withLock { $0.append((ContinuousClock.now, line)) }
-                }
-            }
-            thread.start()
-        }
-
-        var all: [(at: ContinuousClock.Instant, text: String)] { lines.withLock { $0 } }
-        var text: String { all.map(\.text).joined(separator: "\n") }
-
-        func count(containing needle: String) -> Int { all.filter { $0.text.contains(needle) }.count }
-
-        /// Waits until `count` lines contain `needle`; returns when the last of them arrived.
-        func wait(for needle: String, count: Int = 1, timeout: Duration) async throws -> ContinuousClock.Instant {
-            let deadline = ContinuousClock.now + timeout
-            while ContinuousClock.now < deadline {
-                let matches = all.filter { $0.text.contains(needle) }
-                if matches.count >= count { return matches[count - 1].at }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            throw Subprocess.Failure(description: "no line '\(needle)' (×\(count)) within \(timeout):\n\(text)")
-        }
-    }
-
-    /// The broadcaster's resident memory, sampled every 100 ms.
-    final class MemorySampler: Sendable {
-        private let samples = Mutex<[(at: ContinuousClock.Instant, bytes: Int)]>([])
-        private let stopped = Atomic<Bool>(false)
-
-        init(pid: Int32) {
-            let thread = Thread { [self] in
-                while !stopped.load(ordering: .relaxed) {
-                    let bytes = ProcessMemory.residentBytes(ofProcess: pid)
-                    if bytes > 0 { samples.withLock { $0.append((ContinuousClock.now, bytes)) } }
-                    usleep(100_000)
-                }
-            }
-            thread.start()
-        }
-
-        func stop() { stopped.store(true, ordering: .relaxed) }
-
-        /// The most resident bytes seen between two instants.
-        func peak(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant = .now) -> Int {
-            samples.withLock { $0.filter { $0.at >= start && $0.at <= end }.map(\.bytes).max() ?? 0 }
-        }
-    }
-
     /// The tags of an FLV recording up to the first damaged or cut-off tag (a crashed server leaves one behind).
     static func leadingTags(of path: String) throws -> [FLVTag] {
         var reader = FLVReader()
@@ -147,23 +92,14 @@ import Testing
     func theServerCrashesTwiceAndTheBroadcastComesBackEachTime(_ kind: Ingest) async throws {
         let ingest = try RunningIngest(kind)
         defer { ingest.stop() }
-        let home = try TemporaryConfigHome()
         let key = "restart-secret-key-7f3a"
-        let stream = try StreamExecutable.url().path
-        let environment = home.environment.merging(["TERM": "dumb"]) { $1 }
-        let saved = try Subprocess.run(stream, ["credentials", "set", ingest.url], environment: environment,
-                                       stdin: Data("\(key)\n".utf8))
-        try #require(saved.status == 0, "\(saved.stderr)")
-
-        let errorLog = home.url.appendingPathComponent("broadcast.err").path
-        let broadcaster = try BackgroundProcess(stream, [
-            "broadcast", "--source", "test", "--duration", "34", "--quality", "480", "--fps", "24",
-            "--test-size", "640x360", "--video-bitrate", "800", "--pip", "off", "--adaptive-bitrate", "off",
-        ], environment: environment, errorLog: errorLog)
+        let broadcaster = try BroadcasterProcess(url: ingest.url, key: key, arguments: [
+            "--duration", "34", "--quality", "480", "--fps", "24", "--test-size", "640x360", "--video-bitrate", "800",
+            "--pip", "off", "--adaptive-bitrate", "off",
+        ])
         defer { broadcaster.stop() }
-        let lines = Lines(of: broadcaster)
-        let memory = MemorySampler(pid: broadcaster.pid)
-        defer { memory.stop() }
+        let lines = broadcaster.lines
+        let memory = broadcaster.memory
 
         _ = try await lines.wait(for: "Broadcasting", timeout: .seconds(30))
         try await Task.sleep(for: .seconds(5))
@@ -182,9 +118,8 @@ import Testing
             try await Task.sleep(for: .seconds(4))
         }
         let status = broadcaster.waitForExit(timeout: 60)
-        memory.stop()
         let output = lines.text
-        let errors = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+        let errors = broadcaster.errors
         print("\(kind) crash/restart ×2: recovered \(recoveries) after each restart (status line polled every "
               + "250 ms); broadcaster RSS peak \(memory.peak(from: beforeFirstCrash - .seconds(3), to: beforeFirstCrash)) "
               + "before the first crash, \(memory.peak(from: beforeFirstCrash)) from it to the end\n\(output)")

@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// The real `stream broadcast` as a child process, as a user runs it: credentials saved first (the key from
+/// stdin), standard output collected line by line with arrival times, resident memory sampled every 100 ms.
+final class BroadcasterProcess {
+    let home: TemporaryConfigHome
+    let process: BackgroundProcess
+    let lines: Lines
+    let memory: MemorySampler
+    private let errorLog: String
+
+    /// Saves `url` and `key` with `stream credentials set`, then starts `stream broadcast --source test` with
+    /// `arguments`.
+    init(url: String, key: String, arguments: [String]) throws {
+        home = try TemporaryConfigHome()
+        let stream = try StreamExecutable.url().path
+        let environment = home.environment.merging(["TERM": "dumb"]) { $1 }
+        let saved = try Subprocess.run(stream, ["credentials", "set", url], environment: environment,
+                                       stdin: Data("\(key)\n".utf8))
+        guard saved.status == 0 else {
+            throw Subprocess.Failure(description: "stream credentials set failed: \(saved.stderr)")
+        }
+        errorLog = home.url.appendingPathComponent("broadcast.err").path
+        process = try BackgroundProcess(stream, ["broadcast", "--source", "test"] + arguments,
+                                        environment: environment, errorLog: errorLog)
+        lines = Lines(of: process)
+        memory = MemorySampler(pid: process.pid)
+    }
+
+    /// What it printed on standard error.
+    var errors: String { (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "" }
+
+    /// Waits for it to end by itself; nil when it had to be killed after `timeout`.
+    func waitForExit(timeout: TimeInterval) -> Int32? {
+        defer { memory.stop() }
+        return process.waitForExit(timeout: timeout)
+    }
+
+    func stop() {
+        memory.stop()
+        process.stop()
+    }
+}
+
+/// What the broadcaster printed, line by line, with when each line arrived.
+final class Lines: Sendable {
+    private let lines = Mutex<[(at: ContinuousClock.Instant, text: String)]>([])
+
+    /// Reads the process's standard output on a thread until it ends.
+    init(of process: BackgroundProcess) {
+        let thread = Thread { [self] in
+            while let line = try? process.readLine(timeout: 300) {
+                lines.withLock { $0.append((ContinuousClock.now, line)) }
+            }
+        }
+        thread.start()
+    }
+
+    var all: [(at: ContinuousClock.Instant, text: String)] { lines.withLock { $0 } }
+    var text: String { all.map(\.text).joined(separator: "\n") }
+
+    func count(containing needle: String) -> Int { all.filter { $0.text.contains(needle) }.count }
+
+    /// Waits until `count` lines contain `needle`; returns when the last of them arrived.
+    func wait(for needle: String, count: Int = 1, timeout: Duration) async throws -> ContinuousClock.Instant {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let matches = all.filter { $0.text.contains(needle) }
+            if matches.count >= count { return matches[count - 1].at }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw Subprocess.Failure(description: "no line '\(needle)' (×\(count)) within \(timeout):\n\(text)")
+    }
+}
+
+/// The broadcaster's resident memory, sampled every 100 ms.
+final class MemorySampler: Sendable {
+    private let samples = Mutex<[(at: ContinuousClock.Instant, bytes: Int)]>([])
+    private let stopped = Atomic<Bool>(false)
+
+    init(pid: Int32) {
+        let thread = Thread { [self] in
+            while !stopped.load(ordering: .relaxed) {
+                let bytes = ProcessMemory.residentBytes(ofProcess: pid)
+                if bytes > 0 { samples.withLock { $0.append((ContinuousClock.now, bytes)) } }
+                usleep(100_000)
+            }
+        }
+        thread.start()
+    }
+
+    func stop() { stopped.store(true, ordering: .relaxed) }
+
+    /// The most resident bytes seen between two instants.
+    func peak(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant = .now) -> Int {
+        samples.withLock { $0.filter { $0.at >= start && $0.at <= end }.map(\.bytes).max() ?? 0 }
+    }
+}
