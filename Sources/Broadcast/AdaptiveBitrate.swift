@@ -124,8 +124,9 @@ public struct AdaptiveBitrate: Sendable {
             let videoThroughput = max(0, sample.throughputKbps - sample.audioKbps)
             guard samplesSinceDecrease >= configuration.samplesBetweenDecreases else {
                 // Still draining what was encoded before the last step down: the link is busy, so what it carries
-                // is its capacity; a reading lower than an earlier one of this episode is taken as noise.
-                estimatedCapacityKbps = max(estimatedCapacityKbps ?? 0, videoThroughput)
+                // now is its capacity (the first reading of an episode can run high while buffers on the way
+                // fill; the later ones are steadier).
+                estimatedCapacityKbps = videoThroughput
                 return nil
             }
             estimatedCapacityKbps = videoThroughput

@@ -19,6 +19,9 @@ struct BroadcastCommand: Command {
         input, with a warning, when it is gone), mixed with the system audio when include-app-audio is on.
         On Wayland it works only through XWayland (the desktop portal is not supported).
         --source test broadcasts the moving test pattern and a 440 Hz tone.
+        A lost connection (or one that takes no data for 10 s) is retried with backoff, 0.5 s doubling to 8 s,
+        30 attempts; a line says when it is lost and when it is live again. A slow network drops video first
+        (non-keyframes past 700 ms of queued media, all video past 900 ms), audio only past 3 s.
         Exit codes: 0 ended as asked, 1 failed (reason on stderr), 2 usage error.
         """
 

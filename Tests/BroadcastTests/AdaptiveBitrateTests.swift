@@ -12,9 +12,10 @@ struct AdaptiveBitrateTests {
         #expect(controller.update(Self.sample(queue: 50, throughput: 3128)) == nil)
         // The link carries 1128 kbps: video gets 80 % of its share (1000 kbps).
         #expect(controller.update(Self.sample(queue: 400, throughput: 1128)) == 800)
-        // Still growing: the queue holds media from before the cut, so two samples pass without another cut (a
-        // lower reading meanwhile does not lower the capacity estimate)...
+        // Still growing: the queue holds media from before the cut, so two samples pass without another cut; the
+        // capacity estimate follows what the busy link carries meanwhile...
         #expect(controller.update(Self.sample(queue: 600, throughput: 900)) == nil)
+        #expect(controller.estimatedCapacityKbps == 772)
         #expect(controller.update(Self.sample(queue: 650, throughput: 1128)) == nil)
         #expect(controller.estimatedCapacityKbps == 1000)
         // ...then, still growing at the same throughput: at least a 10 % cut each time.
