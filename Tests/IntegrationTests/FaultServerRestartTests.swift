@@ -135,16 +135,17 @@ import Testing
             #expect(recovery < .seconds(15), "recovered \(recovery) after the restart")
         }
         // During each outage the send queue dropped by policy rather than growing: the status lines never show
-        // much more than the policy's 900 ms hopeless threshold queued, and memory stays where it was.
+        // more than the policy's 3 s (video goes past 900 ms, the audio past 3 s), and memory stays where it was.
         let queued = lines.all.compactMap { line -> Int? in
             guard let range = line.text.range(of: "queue ") else { return nil }
             return Int(line.text[range.upperBound...].prefix { $0.isNumber })
         }
-        #expect(!queued.isEmpty && queued.allSatisfy { $0 <= 1500 }, "queue spans \(queued)")
+        #expect(!queued.isEmpty && queued.allSatisfy { $0 <= 3100 }, "queue spans \(queued)")
         let before = memory.peak(from: beforeFirstCrash - .seconds(3), to: beforeFirstCrash)
         let during = memory.peak(from: beforeFirstCrash)
         #expect(before > 0)
-        #expect(during <= before + 24 << 20, "RSS \(before) bytes before the first crash, peak \(during) after")
+        #expect(during <= before + BroadcasterProcess.memoryGrowthAllowance,
+                "RSS \(before) bytes before the first crash, peak \(during) after")
 
         // The server recorded the first connection (cut by the crash) and one per restart.
         let recordings = ingest.recordings()

@@ -76,7 +76,8 @@ import Testing
         let summary = try #require(lines.all.last { $0.text.hasPrefix("Broadcast ended") }?.text, "\(output)")
         #expect(summary.contains("1 reconnects (offline"), "\(summary)")
         #expect(healthyPeak > 0)
-        #expect(faultPeak <= healthyPeak + 16 << 20, "RSS \(healthyPeak) bytes healthy, peak \(faultPeak) after")
+        #expect(faultPeak <= healthyPeak + BroadcasterProcess.memoryGrowthAllowance,
+                "RSS \(healthyPeak) bytes healthy, peak \(faultPeak) after")
 
         // The server recorded the connection before the stall and the one after it; the second decodes.
         let recordings = try running.recordingFiles()
