@@ -213,7 +213,9 @@ public struct SendQueue: Sendable {
         let lastIndex = entries.count - 1
         if gate == .open && !keepNewest { gate = .videoWaitsForKeyframe }
         guard durationMilliseconds > policy.dropVideoAfterMilliseconds else { return }
-        let video = removeAll { index, kind in kind != .header && kind != .audio && !(keepNewest && index == lastIndex) }
+        let video = removeAll { index, kind in
+            kind != .header && kind != .audio && !(keepNewest && index == lastIndex)
+        }
         if video.video > 0 {
             result.droppedVideoFrames += video.video
             statistics.droppedKeyframes += video.keyframes

@@ -71,11 +71,11 @@ struct DemoCommand: Command {
         let url = IngestURL(scheme: .rtmp, host: "127.0.0.1", port: port, app: "live")
         let status: Int32
         do {
+            let settings = broadcastOptions.configuration.settings
+            let options = RTMPClient.Options(socketSendBufferSize: RTMPSink.socketSendBufferSize(for: settings))
             status = try BroadcastRunner.run(
                 configuration: broadcastOptions.configuration,
-                sinks: [RTMPSink(url: url, streamKey: Self.streamName, options: RTMPClient.Options(
-                    socketSendBufferSize: RTMPSink.socketSendBufferSize(for: broadcastOptions.configuration.settings)))],
-                context: context)
+                sinks: [RTMPSink(url: url, streamKey: Self.streamName, options: options)], context: context)
         } catch {
             server.stop()
             throw error

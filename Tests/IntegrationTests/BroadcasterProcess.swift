@@ -36,7 +36,7 @@ final class BroadcasterProcess {
     /// climbs with the allocation churn of a long run (measured over the restart test's 30 s: +34 to +36 MB under
     /// ASan, +0.3 MB without). Unbounded growth (a queue that never drops) goes far past either.
     static var memoryGrowthAllowance: Int {
-        ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil ? 24 << 20 : 64 << 20
+        Sanitizer.isAddress ? 64 << 20 : 24 << 20
     }
 
     /// What it printed on standard error.

@@ -125,7 +125,9 @@ import Testing
         let first = try #require(powers.firstIndex { $0 > 0.02 }, "no tone in \(powers.count) blocks")
         let tone = powers[first...]
         try #require(tone.count >= 24, "only \(tone.count) blocks of tone")
-        #expect(tone.filter { $0 < 0.02 }.count <= 1, "\(powers)")
+        // Under a sanitizer the instrumented capture runs several times slower and may miss a few blocks
+        // (seen under ThreadSanitizer: 3 of 400).
+        #expect(tone.filter { $0 < 0.02 }.count <= (Sanitizer.isActive ? 4 : 1), "\(powers)")
         let frequency = Self.crossingFrequency(Array(samples[(first * 1024)...]))
         #expect(abs(frequency - 1000) <= 50, "\(frequency) Hz")
     }

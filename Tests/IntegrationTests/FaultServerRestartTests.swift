@@ -120,9 +120,11 @@ import Testing
         let status = broadcaster.waitForExit(timeout: 60)
         let output = lines.text
         let errors = broadcaster.errors
+        let before = memory.peak(from: beforeFirstCrash - .seconds(3), to: beforeFirstCrash)
+        let during = memory.peak(from: beforeFirstCrash)
         print("\(kind) crash/restart ×2: recovered \(recoveries) after each restart (status line polled every "
-              + "250 ms); broadcaster RSS peak \(memory.peak(from: beforeFirstCrash - .seconds(3), to: beforeFirstCrash)) "
-              + "before the first crash, \(memory.peak(from: beforeFirstCrash)) from it to the end\n\(output)")
+              + "250 ms); broadcaster RSS peak \(before) before the first crash, \(during) from it to the end\n"
+              + output)
 
         #expect(status == 0, "exit \(String(describing: status)): \(errors)")
         #expect(!(output + errors).contains(key), "the stream key was printed")
@@ -141,8 +143,6 @@ import Testing
             return Int(line.text[range.upperBound...].prefix { $0.isNumber })
         }
         #expect(!queued.isEmpty && queued.allSatisfy { $0 <= 3100 }, "queue spans \(queued)")
-        let before = memory.peak(from: beforeFirstCrash - .seconds(3), to: beforeFirstCrash)
-        let during = memory.peak(from: beforeFirstCrash)
         #expect(before > 0)
         #expect(during <= before + BroadcasterProcess.memoryGrowthAllowance,
                 "RSS \(before) bytes before the first crash, peak \(during) after")

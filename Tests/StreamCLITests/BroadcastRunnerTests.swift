@@ -4,7 +4,7 @@ import Testing
 
 /// What `stream broadcast` prints about its connection and at the end.
 struct BroadcastRunnerTests {
-    private static let lost = BroadcastError(.connectionLost, "rtmp://127.0.0.1:1935/live/•••• : connection reset",
+    private static let lost = BroadcastError(.connectionLost, "rtmp://127.0.0.1:1935/live/••••: connection reset",
                                              isTransient: true)
 
     private static func status(_ state: BroadcastState, reconnects: Int = 0,
