@@ -62,7 +62,7 @@ public final class BroadcastOutput: Sendable {
     /// Creates an output.
     /// - Parameters:
     ///   - sink: the connection or file.
-    ///   - policy: the send queue's drop thresholds (nil: OBS's 700/900 ms for a network sink,
+    ///   - policy: the send queue's drop thresholds (nil: 700 ms / 900 ms / 3 s for a network sink,
     ///     `SendQueue.Policy.recording` for a file).
     ///   - backoff: the reconnect schedule.
     ///   - sinkBufferLimit: bytes the sink may hold before the pump waits for it to drain (default 32 KiB: tags

@@ -188,7 +188,7 @@ enum BroadcastRunner {
     /// - Returns: 0 when it ended as asked, 1 when it failed (the reason is printed on stderr).
     static func run(configuration: BroadcastConfiguration, sinks: [any MediaSink],
                     context: CommandContext) throws -> Int32 {
-        // Each output picks its policy from its sink (OBS's 700/900 ms for a network, lenient for a file) and
+        // Each output picks its policy from its sink (700 ms / 900 ms / 3 s for a network, lenient for a file) and
         // reconnects on the default schedule (0.5 s doubling to 8 s, with jitter, 30 attempts).
         let outputs = sinks.map { BroadcastOutput(sink: $0) }
         let session: BroadcastSession

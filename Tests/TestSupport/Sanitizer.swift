@@ -12,4 +12,14 @@ public enum Sanitizer {
 
     /// Running under either.
     public static var isActive: Bool { isAddress || isThread }
+
+    /// `environment` plus this run's sanitizer settings (`*SAN_OPTIONS`: suppressions, exit codes), which hold for
+    /// every program a sanitized test run starts, also when the test gives the program an environment of its own.
+    public static func carryingOptions(into environment: [String: String]) -> [String: String] {
+        var environment = environment
+        for (name, value) in ProcessInfo.processInfo.environment where name.hasSuffix("SAN_OPTIONS") {
+            environment[name] = environment[name] ?? value
+        }
+        return environment
+    }
 }

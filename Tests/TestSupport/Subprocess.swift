@@ -25,7 +25,7 @@ public struct Subprocess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try resolve(executable))
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        if let environment { process.environment = Sanitizer.carryingOptions(into: environment) }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
