@@ -44,8 +44,11 @@ let package = Package(
         // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.
         .target(name: "CTCPInfo", path: "Sources/CTCPInfo"),
 
+        // A value behind a pthread mutex (what ThreadSanitizer can see, unlike Synchronization.Mutex on Linux).
+        .target(name: "Locking", swiftSettings: strict),
+
         // Foundation-only model shared by every layer and by the iOS app.
-        .target(name: "StreamCore", swiftSettings: strict),
+        .target(name: "StreamCore", dependencies: ["Locking"], swiftSettings: strict),
 
         // Pure codecs and state machines: no I/O, no Foundation networking, no Dispatch.
         .target(name: "ByteIO", swiftSettings: strict),
@@ -56,6 +59,7 @@ let package = Package(
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
                 dependencies: [
+                    "Locking",
                     .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                     .target(name: "CEpoll", condition: .when(platforms: [.linux])),
                     .target(name: "CTCPInfo", condition: .when(platforms: [.linux])),
@@ -110,14 +114,14 @@ let package = Package(
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteIOTests", dependencies: ["ByteIO"], swiftSettings: strict),
         .testTarget(name: "AMFTests", dependencies: ["AMF"], swiftSettings: strict),
         .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
         .testTarget(name: "RTMPTests", dependencies: ["RTMP"], swiftSettings: strict),
-        .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
         .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "IngestServer", "TestSupport"],

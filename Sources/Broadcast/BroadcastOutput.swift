@@ -1,5 +1,5 @@
 import FLV
-import Synchronization
+import Locking
 
 /// One destination of a broadcast: its own send queue, connection and reconnects, fed by the session's one encode.
 ///
@@ -55,7 +55,7 @@ public final class BroadcastOutput: Sendable {
     public let backoff: ReconnectBackoff
     /// Bytes the sink may hold unsent before the pump waits (tags then wait in the measured send queue).
     public let sinkBufferLimit: Int
-    private let shared: Mutex<Shared>
+    private let shared: Locked<Shared>
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 
@@ -73,7 +73,7 @@ public final class BroadcastOutput: Sendable {
         self.backoff = backoff
         self.sinkBufferLimit = max(4096, sinkBufferLimit)
         let policy = policy ?? (sink.isNetwork ? SendQueue.Policy() : .recording)
-        shared = Mutex(Shared(queue: SendQueue(policy: policy, startsAtKeyframe: true)))
+        shared = Locked(Shared(queue: SendQueue(policy: policy, startsAtKeyframe: true)))
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 

@@ -1,7 +1,7 @@
 #if os(Linux)
 import Foundation
 import StreamCore
-import Synchronization
+import Locking
 
 /// A live broadcast: screen, camera and audio sources → PiP compositor → H.264/AAC encoders → FLV tags → one or
 /// more outputs.
@@ -27,7 +27,7 @@ public actor BroadcastSession {
     public nonisolated let headers: StreamHeaders
 
     private nonisolated let control = PipelineControl()
-    private nonisolated let snapshot = Mutex((state: BroadcastState.idle, statistics: BroadcastStatistics()))
+    private nonisolated let snapshot = Locked((state: BroadcastState.idle, statistics: BroadcastStatistics()))
     private let pipeline: PipelineHandoff
     private var adaptive: [Int: AdaptiveBitrate] = [:]
     private var lastSample: [Int: (handed: Int, queued: Int, acknowledged: Int?, dropped: Int)] = [:]

@@ -1,5 +1,5 @@
 import Media
-import Synchronization
+import Locking
 
 /// What the media thread and the session's tasks share: stop and failure, the requested bitrate, and the counters
 /// the media thread publishes. Every field is behind one lock, held only for a copy.
@@ -31,7 +31,7 @@ final class PipelineControl: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Asks the media thread to stop for `reason` (the first reason wins).
     func stop(_ reason: BroadcastEndReason) {

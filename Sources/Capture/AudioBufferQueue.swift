@@ -1,17 +1,17 @@
 import Media
-import Synchronization
+import Locking
 
 /// A bounded FIFO between a push-style audio capture (PulseAudio's thread) and a pull-style consumer (the
 /// broadcast's media loop). When full, the oldest buffer is dropped and counted, so latency stays bounded.
 public final class AudioBufferQueue: Sendable {
     /// The most buffers held.
     public let capacity: Int
-    private let state: Mutex<(buffers: [PCMBuffer], dropped: Int)>
+    private let state: Locked<(buffers: [PCMBuffer], dropped: Int)>
 
     /// Creates a queue holding at most `capacity` buffers (at least 1).
     public init(capacity: Int = 16) {
         self.capacity = max(1, capacity)
-        state = Mutex(([], 0))
+        state = Locked(([], 0))
     }
 
     /// Adds a buffer, dropping the oldest when full. Safe from any thread (pass it as the capture's handler).

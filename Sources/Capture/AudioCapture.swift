@@ -1,6 +1,6 @@
 #if canImport(CPulse)
 import Media
-import Synchronization
+import Locking
 
 /// The broadcast's audio: the chosen microphone, mixed with the system audio when the plan includes it.
 ///
@@ -61,7 +61,7 @@ public final class AudioCapture {
             var nextPTS: Int64?
         }
 
-        let state = Mutex(Mixing())
+        let state = Locked(Mixing())
         private let pool: PCMBufferPool
         private let handler: @Sendable (PCMBuffer) -> Void
 

@@ -1,6 +1,6 @@
 import Foundation
 import Media
-import Synchronization
+import Locking
 
 /// Runs a ``CameraSource`` on its own thread and keeps only its latest frame, for a picture-in-picture that must
 /// never wait for the camera.
@@ -27,14 +27,14 @@ public final class CameraFeed: Sendable {
 
     /// The state both threads see, behind a lock.
     private final class Shared: Sendable {
-        let state = Mutex(State())
+        let state = Locked(State())
     }
 
     /// Opens the camera on a new thread with `open` and starts reading.
     /// - Parameter open: creates the source; it runs on the feed's thread, which then owns the source.
     /// - Throws: the ``CaptureError`` `open` threw.
     public init(open: @escaping @Sendable () throws(CaptureError) -> any CameraSource) throws(CaptureError) {
-        let opened = Mutex<Result<(Int, Int, Double), CaptureError>?>(nil)
+        let opened = Locked<Result<(Int, Int, Double), CaptureError>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let slot = slot
         let shared = shared

@@ -1,7 +1,7 @@
 #if canImport(CPulse)
 import CPulse
 import Media
-import Synchronization
+import Locking
 
 /// Captures one PulseAudio source (a microphone or an output's monitor) as 48 kHz stereo Float32 buffers.
 ///
@@ -133,7 +133,7 @@ public final class PulseAudioSource {
     /// the owner, hence the mutex.
     private final class Receiver {
         let mainloop: OpaquePointer
-        let statistics = Mutex(Statistics())
+        let statistics = Locked(Statistics())
         private let pool: PCMBufferPool
         private let handler: @Sendable (PCMBuffer) -> Void
         private var pending: PCMBuffer?

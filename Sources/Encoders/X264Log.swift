@@ -1,16 +1,16 @@
 #if canImport(CX264)
 import CX264
-import Synchronization
+import Locking
 
 /// Collects x264's log lines for one encoder, so its reasons end up in an `EncoderError` instead of on stderr.
 ///
-/// x264 may log from its slice threads, so `lines` sits behind a `Mutex`. `target` is written once in `init`, then
+/// x264 may log from its slice threads, so `lines` sits behind a `Locked`. `target` is written once in `init`, then
 /// only read by x264, and freed in `deinit`, which runs after the owning `X264Encoder` has closed its `x264_t`.
 final class X264Log {
     /// Lines kept; older ones are dropped (x264 explains an open failure in one or two lines).
     static let capacity = 8
 
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     /// The C-side routing record handed to x264 as `p_log_private`; points back at this object, unretained.
     let target: UnsafeMutablePointer<stream_x264_log_target>
 

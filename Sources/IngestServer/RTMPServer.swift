@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 import Transport
 
@@ -65,7 +66,7 @@ public final class RTMPServer: Sendable {
     public let configuration: Configuration
     private let loop: EventLoop
     private let counter = ServerStatisticsCounter()
-    private let state: Mutex<LoopBound<ServerState>?> = Mutex(nil)
+    private let state: Locked<LoopBound<ServerState>?> = Locked(nil)
 
     /// Creates a server; nothing listens until ``start()``.
     public init(configuration: Configuration) throws(IngestServerError) {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Counters of a running server, readable from any thread.
 public struct ServerStatistics: Sendable, Equatable {
@@ -18,7 +18,7 @@ public struct ServerStatistics: Sendable, Equatable {
 
 /// The loop thread writes, anyone reads a consistent snapshot.
 final class ServerStatisticsCounter: Sendable {
-    private let values = Mutex(ServerStatistics(connections: 0, publishers: 0, players: 0, bytesReceived: 0,
+    private let values = Locked(ServerStatistics(connections: 0, publishers: 0, players: 0, bytesReceived: 0,
                                                 bytesSent: 0, playerSkips: 0))
 
     var snapshot: ServerStatistics { values.withLock { $0 } }

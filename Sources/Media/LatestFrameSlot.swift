@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A one-frame mailbox between the camera and the compositor: a newer frame replaces an older one that was not
 /// taken yet, and the older one is dropped (its buffer goes back to the camera's pool at once).
@@ -28,7 +28,7 @@ public final class LatestFrameSlot: Sendable {
         var statistics = Statistics()
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an empty slot.
     public init() {}

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A bounded, thread-safe free list of equally sized buffers, shared by ``FramePool`` and ``PCMBufferPool``.
 ///
@@ -14,7 +14,7 @@ final class StoragePool: Sendable {
         var statistics = PoolStatistics()
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(byteCount: Int, maxCount: Int) {
         precondition(maxCount > 0, "a pool needs room for at least one buffer")
@@ -22,7 +22,7 @@ final class StoragePool: Sendable {
         self.maxCount = maxCount
         var free: [UInt] = []
         free.reserveCapacity(maxCount)  // returning a buffer never grows the array
-        state = Mutex(State(free: free))
+        state = Locked(State(free: free))
     }
 
     var statistics: PoolStatistics {

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 import Transport
 
@@ -5,7 +6,7 @@ import Transport
 ///
 /// One thread serves every publisher in the process (a broadcast to several destinations shares it).
 enum ClientEventLoop {
-    private static let loop = Mutex<EventLoop?>(nil)
+    private static let loop = Locked<EventLoop?>(nil)
 
     static func shared() throws -> EventLoop {
         try loop.withLock { current in

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 import Transport
 
@@ -23,10 +24,10 @@ final class SendStallWatchdog: Sendable {
     private let timeout: Duration
     private let interval: Duration
     private let loop: EventLoop
-    private let pending = Mutex<Scheduled?>(nil)
+    private let pending = Locked<Scheduled?>(nil)
     private let cancelled = Atomic<Bool>(false)
     /// Bytes that had left the queue at the last check that saw them move, and when that was.
-    private let progress = Mutex<(sent: Int, at: ContinuousClock.Instant)>((0, .now))
+    private let progress = Locked<(sent: Int, at: ContinuousClock.Instant)>((0, .now))
 
     init(connection: AsyncConnection, written: WriteCounter, stalled: TimeoutFlag, timeout: Duration,
          loop: EventLoop) {

@@ -1,10 +1,10 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// Runs async `body` in a detached task and blocks the calling (main) thread until it finishes; the benchmark
 /// driver is sequential and has nothing else to do meanwhile.
 func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let result = Mutex<Result<T, any Error>?>(nil)
+    let result = Locked<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task.detached {
         let outcome: Result<T, any Error>

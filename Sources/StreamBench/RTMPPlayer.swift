@@ -4,6 +4,7 @@ import Glibc
 import AMF
 import Foundation
 import RTMP
+import Locking
 import Synchronization
 
 /// A light RTMP player for the ingest benchmark: our sans-I/O handshake and chunk machines over one blocking
@@ -34,7 +35,7 @@ final class RTMPPlayer: Sendable {
     let port: Int
     let app: String
     let key: String
-    private let state = Mutex(Statistics())
+    private let state = Locked(Statistics())
     private let stopping = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
 

@@ -1,12 +1,12 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// Bridges the synchronous `Command.run` to async code: runs `body` in a task and blocks the calling thread
 /// until it finishes. Commands are run from the main thread of a command-line process, which has nothing else
 /// to do meanwhile.
 func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let result = Mutex<Result<T, any Error>?>(nil)
+    let result = Locked<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task.detached {
         let outcome: Result<T, any Error>
@@ -27,7 +27,7 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) 
 /// While it exists, the signals no longer kill the process: the command ends cleanly instead (unpublish,
 /// flush, close the recording). A second Ctrl-C while stopping still exits at once.
 final class InterruptSignal: Sendable {
-    private let state = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+    private let state = Locked<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
     // Safe: set once in init, then only cancelled in deinit; dispatch sources are thread-safe objects.
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
 

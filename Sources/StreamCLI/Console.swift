@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -65,14 +65,14 @@ public final class ConsoleCapture: Sendable {
         var prompts: [String] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a capture.
     /// - Parameter input: what standard input holds; split into lines.
     public init(input: String = "") {
         var lines = input.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if input.isEmpty || input.hasSuffix("\n") { lines.removeLast() }
-        state = Mutex(State(input: lines))
+        state = Locked(State(input: lines))
     }
 
     /// Everything written to standard output.

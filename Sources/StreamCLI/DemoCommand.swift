@@ -3,7 +3,7 @@ import Foundation
 import IngestServer
 import Publisher
 import StreamCore
-import Synchronization
+import Locking
 
 /// `stream demo`: the whole stack on one machine, with nothing to install or configure.
 ///
@@ -44,8 +44,8 @@ struct DemoCommand: Command {
             throw CLIError.failure("cannot create the recording directory \(directory): \(error.localizedDescription)")
         }
         let recordDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
-        let recordings = Mutex<[String]>([])
-        let failures = Mutex<[String]>([])
+        let recordings = Locked<[String]>([])
+        let failures = Locked<[String]>([])
         let server: RTMPServer
         let port: Int
         do {

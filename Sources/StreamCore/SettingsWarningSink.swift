@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Collects the warnings produced while decoding `StreamSettings` (pass it in a decoder's `userInfo`).
 public final class SettingsWarningSink: Sendable {
     /// The `userInfo` key under which `StreamSettings.init(from:)` looks for a sink.
     public static let userInfoKey = CodingUserInfoKey(rawValue: "com.joeblau.Stream.settingsWarnings")!
 
-    private let storage = Mutex<[SettingsWarning]>([])
+    private let storage = Locked<[SettingsWarning]>([])
 
     /// Creates an empty sink.
     public init() {}

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// A client ``Connection`` for async code (an actor): connect, write, read, wait for the queue to drain, close.
@@ -178,7 +179,7 @@ private final class AsyncConnectionCore: Sendable {
     let readBufferLimit: Int
     /// Bytes reserved by writers and not yet sent or dropped.
     let queued = Atomic<Int>(0)
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var inbound: [UInt8] = []

@@ -1,5 +1,6 @@
 import CEpoll
 import Glibc
+import Locking
 import Synchronization
 
 /// One thread running an epoll set, with eventfd wake-ups and timers.
@@ -8,7 +9,7 @@ import Synchronization
 /// callbacks run there too. Other threads hand work to the loop with ``execute(_:)`` or ``submit(_:)``.
 /// The running thread keeps the loop alive: call ``shutdown()`` to stop it.
 public final class EventLoop: @unchecked Sendable {
-    // @unchecked Sendable: the state shared between threads is `shared` (a Mutex) and `loopThread` (an Atomic);
+    // @unchecked Sendable: the state shared between threads is `shared` (a Locked) and `loopThread` (an Atomic);
     // `sources`, `timers`, `nextSourceID`, `running` and `readBuffer` are read and written only on the loop thread,
     // which every entry point that touches them checks with `assertInEventLoop()` (`schedule(after:)` hops there
     // with `execute` when called elsewhere). `thread` is written once in `init`, before
@@ -19,7 +20,7 @@ public final class EventLoop: @unchecked Sendable {
 
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
     private let loopThread = Atomic<UInt>(0)
     private var thread: pthread_t = 0
 

@@ -1,6 +1,6 @@
 import CEpoll
 import Glibc
-import Synchronization
+import Locking
 
 /// Name resolution with `getaddrinfo`, which blocks: it runs on a detached thread, bounded by a timeout.
 enum Resolver {
@@ -12,7 +12,7 @@ enum Resolver {
             loop.execute { completion(.success([address])) }
             return
         }
-        let once = Mutex<(@Sendable (Result<[SocketAddress], TransportError>) -> Void)?>(completion)
+        let once = Locked<(@Sendable (Result<[SocketAddress], TransportError>) -> Void)?>(completion)
         let finish: @Sendable (Result<[SocketAddress], TransportError>) -> Void = { result in
             guard let completion = once.withLock({ value in defer { value = nil }; return value }) else { return }
             loop.execute { completion(result) }

@@ -2,7 +2,7 @@ import Broadcast
 import Foundation
 import IngestServer
 import StreamCore
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -52,7 +52,7 @@ extension LiveBroadcastTests {
         @Test func reconnectsAfterTheServerRestartsAndStartsAtAKeyframe() async throws {
             let work = try TemporaryDirectory()
             let (first, port) = try await Self.startServer(port: 0, recordDirectory: work.path)
-            let server = Mutex<RTMPServer?>(first)
+            let server = Locked<RTMPServer?>(first)
             var settings = StreamSettings.defaults(for: .p480, frameRate: .fps24)
             settings.videoBitrateKbps = 400
             let sink = RTMPSink(url: IngestURL(scheme: .rtmp, host: "127.0.0.1", port: port, app: "live"),

@@ -1,7 +1,7 @@
 import Capture
 import Foundation
 import Media
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 
@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct PulseAudioCaptureTests {
     /// Collects delivered buffers until enough sample frames arrived.
     final class Collector: Sendable {
-        private let state = Mutex<(samples: [Float], buffers: [PCMBuffer])>(([], []))
+        private let state = Locked<(samples: [Float], buffers: [PCMBuffer])>(([], []))
 
         func add(_ buffer: PCMBuffer) {
             let samples = buffer.floatSamples()

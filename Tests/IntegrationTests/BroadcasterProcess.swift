@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 import TestSupport
 import Testing
@@ -56,7 +57,7 @@ final class BroadcasterProcess {
 
 /// What the broadcaster printed, line by line, with when each line arrived.
 final class Lines: Sendable {
-    private let lines = Mutex<[(at: ContinuousClock.Instant, text: String)]>([])
+    private let lines = Locked<[(at: ContinuousClock.Instant, text: String)]>([])
 
     /// Reads the process's standard output on a thread until it ends.
     init(of process: BackgroundProcess) {
@@ -87,7 +88,7 @@ final class Lines: Sendable {
 
 /// The broadcaster's resident memory, sampled every 100 ms.
 final class MemorySampler: Sendable {
-    private let samples = Mutex<[(at: ContinuousClock.Instant, bytes: Int)]>([])
+    private let samples = Locked<[(at: ContinuousClock.Instant, bytes: Int)]>([])
     private let stopped = Atomic<Bool>(false)
 
     init(pid: Int32) {

@@ -1,6 +1,5 @@
 import FLV
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 

@@ -3,7 +3,6 @@ import Foundation
 import IngestServer
 import Publisher
 import StreamCore
-import Synchronization
 import TestSupport
 import Testing
 

@@ -4,7 +4,7 @@ import Foundation
 import Publisher
 import RTMP
 import StreamCore
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -229,7 +229,7 @@ import Testing
 
 /// Ping Response ids seen by a fake ingest.
 final class PongLog: Sendable {
-    private let ids = Mutex<[UInt32]>([])
+    private let ids = Locked<[UInt32]>([])
     func append(_ id: UInt32) { ids.withLock { $0.append(id) } }
     var all: [UInt32] { ids.withLock { $0 } }
 }

@@ -2,7 +2,7 @@ import Foundation
 import IngestServer
 import Publisher
 import StreamCore
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 import Transport
@@ -11,7 +11,7 @@ import Transport
 @Suite(.serialized) struct IngestServerTests {
     /// Collects the server's events for assertions.
     final class EventLog: Sendable {
-        private let events = Mutex<[ServerEvent]>([])
+        private let events = Locked<[ServerEvent]>([])
         func append(_ event: ServerEvent) { events.withLock { $0.append(event) } }
         var all: [ServerEvent] { events.withLock { $0 } }
         var text: String { all.map(\.description).joined(separator: "\n") }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A program the test runs alongside itself (Xvfb, ffplay, pulseaudio, paplay), stopped by ``stop()`` or when the
 /// value is released.
@@ -10,7 +10,7 @@ public final class BackgroundProcess: Sendable {
     private let processID: pid_t
     private let outputDescriptor: Int32
     /// The exit status once reaped (128 + signal for a killed program).
-    private let exitStatus = Mutex<Int32?>(nil)
+    private let exitStatus = Locked<Int32?>(nil)
     /// The program's name, for messages.
     public let name: String
 

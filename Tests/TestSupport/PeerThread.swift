@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Runs a fake peer's blocking script on its own thread, so it never holds a thread of Swift's cooperative pool
 /// (which the code under test needs) while it waits on a socket.
 public final class PeerThread: Sendable {
-    private let outcome = Mutex<Result<Void, any Error>?>(nil)
+    private let outcome = Locked<Result<Void, any Error>?>(nil)
 
     /// Starts `script` at once on a new thread.
     public init(_ name: String, _ script: @escaping @Sendable () throws -> Void) {

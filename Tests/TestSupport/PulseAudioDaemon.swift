@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A private PulseAudio server for audio-capture tests: its own runtime directory and socket, null sinks as
 /// outputs (their monitors are capture sources), and `paplay` to play tones into them.
 public final class PulseAudioDaemon: Sendable {
     private let daemon: BackgroundProcess
-    private let players = Mutex<[BackgroundProcess]>([])
+    private let players = Locked<[BackgroundProcess]>([])
     /// The runtime directory (HOME and XDG_RUNTIME_DIR of the daemon).
     public let directory: TemporaryDirectory
     /// The server address for clients, `unix:PATH`.

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 
 /// A loopback TCP proxy that makes a slow or stalled link: it forwards client ↔ server, limiting the client →
@@ -23,11 +24,11 @@ public final class ThrottlingProxy: Sendable {
     }
 
     private let listener: LoopbackListener
-    private let settings: Mutex<Settings>
+    private let settings: Locked<Settings>
     private let stopping = Atomic<Bool>(false)
     private let runningThreads = Atomic<Int>(0)
     private let maxConnections: Int
-    private let openSockets = Mutex<[RawSocket]>([])
+    private let openSockets = Locked<[RawSocket]>([])
 
     /// Starts listening and forwarding.
     /// - Parameters:
@@ -45,7 +46,7 @@ public final class ThrottlingProxy: Sendable {
         port = listener.port
         self.targetPort = targetPort
         self.maxConnections = maxConnections
-        settings = Mutex(Settings(bytesPerSecond: bytesPerSecond))
+        settings = Locked(Settings(bytesPerSecond: bytesPerSecond))
         spawn("proxy-accept") { [self] in acceptLoop() }
     }
 

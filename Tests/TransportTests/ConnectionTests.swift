@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import Testing
 @testable import Transport
 
@@ -171,7 +171,7 @@ import Testing
 
 /// Server-side connections handed out of `onAccept`, for a test to act on later through the loop.
 private final class AcceptedConnections: Sendable {
-    private let connections = Mutex<[LoopBound<Connection>]>([])
+    private let connections = Locked<[LoopBound<Connection>]>([])
     var first: LoopBound<Connection>? { connections.withLock { $0.first } }
     func add(_ connection: LoopBound<Connection>) { connections.withLock { $0.append(connection) } }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import Testing
 @testable import Transport
 
@@ -13,7 +13,7 @@ import Testing
 
     @Test func timersFireInDeadlineOrderAndCancelledOnesDoNot() async throws {
         try await withLoop { loop in
-            let fired = Mutex<[Int]>([])
+            let fired = Locked<[Int]>([])
             loop.schedule(after: .milliseconds(60)) { fired.withLock { $0.append(3) } }
             loop.schedule(after: .milliseconds(20)) { fired.withLock { $0.append(1) } }
             let cancelled = loop.schedule(after: .milliseconds(30)) { fired.withLock { $0.append(99) } }

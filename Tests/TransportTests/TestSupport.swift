@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
 @testable import Transport
 
@@ -69,7 +69,7 @@ final class SilentHandler: ConnectionHandler {
 final class ByteCounter: ConnectionHandler, Sendable {
     let log: CloseLog?
     init(log: CloseLog? = nil) { self.log = log }
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var total: Int { count.withLock { $0 } }
     func connectionDidRead(_ connection: Connection, bytes: [UInt8]) { count.withLock { $0 += bytes.count } }
     func connectionDidClose(_ connection: Connection, error: TransportError?) { log?.record(error) }
@@ -77,7 +77,7 @@ final class ByteCounter: ConnectionHandler, Sendable {
 
 /// Records how server-side connections closed, for checks from the test's thread.
 final class CloseLog: Sendable {
-    private let entries = Mutex<[TransportError?]>([])
+    private let entries = Locked<[TransportError?]>([])
 
     var all: [TransportError?] { entries.withLock { $0 } }
 
@@ -183,8 +183,8 @@ func run(_ executable: String, _ arguments: [String], input: String? = nil,
 
 /// Output gathered from pipe callbacks on other threads.
 final class OutputCollector: Sendable {
-    private let data = Mutex<(output: Data, error: Data)>((Data(), Data()))
-    private let exited = Mutex(false)
+    private let data = Locked<(output: Data, error: Data)>((Data(), Data()))
+    private let exited = Locked(false)
     func markExited() { exited.withLock { $0 = true } }
     var hasExited: Bool { exited.withLock { $0 } }
     func appendOutput(_ bytes: Data) { data.withLock { $0.output.append(bytes) } }
