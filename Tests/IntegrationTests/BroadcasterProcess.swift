@@ -74,6 +74,14 @@ final class Lines: Sendable {
 
     func count(containing needle: String) -> Int { all.filter { $0.text.contains(needle) }.count }
 
+    /// The numbers the status lines printed so far give for `field` (`| dropped 12 |` → 12), oldest first.
+    func statusValues(_ field: String) -> [Int] {
+        all.compactMap { line -> Int? in
+            guard let range = line.text.range(of: "| \(field) ") else { return nil }
+            return Int(line.text[range.upperBound...].prefix { $0.isNumber })
+        }
+    }
+
     /// Waits until `count` lines contain `needle`; returns when the last of them arrived.
     func wait(for needle: String, count: Int = 1, timeout: Duration) async throws -> ContinuousClock.Instant {
         let deadline = ContinuousClock.now + timeout

@@ -137,10 +137,7 @@ import Testing
         }
         // During each outage the send queue dropped by policy rather than growing: the status lines never show
         // more than the policy's 3 s (video goes past 900 ms, the audio past 3 s), and memory stays where it was.
-        let queued = lines.all.compactMap { line -> Int? in
-            guard let range = line.text.range(of: "queue ") else { return nil }
-            return Int(line.text[range.upperBound...].prefix { $0.isNumber })
-        }
+        let queued = lines.statusValues("queue")
         #expect(!queued.isEmpty && queued.allSatisfy { $0 <= 3100 }, "queue spans \(queued)")
         #expect(before > 0)
         #expect(during <= before + BroadcasterProcess.memoryGrowthAllowance,

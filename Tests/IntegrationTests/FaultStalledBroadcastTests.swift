@@ -7,15 +7,6 @@ import Testing
 /// the queue stays within its policy, the stall is detected by a timeout and becomes a reconnect once the link
 /// flows again, and the broadcaster's memory stays flat throughout.
 @Suite(.serialized) struct FaultStalledBroadcastTests {
-    /// The `N` of the last status line's "FIELD N" (e.g. "dropped 12"), or nil.
-    static func lastValue(of field: String, in lines: [String]) -> Int? {
-        for line in lines.reversed() {
-            guard let range = line.range(of: "| \(field) ") else { continue }
-            return Int(line[range.upperBound...].prefix { $0.isNumber })
-        }
-        return nil
-    }
-
     @Test func halfRateThenStalledLinkDropsCountsReconnectsAndKeepsMemoryFlat() async throws {
         let running = try await IngestServerTests.start()
         defer { running.server.stop() }
@@ -38,8 +29,7 @@ import Testing
         proxy.setRate(bytesPerSecond: 83_000)
         // Two status lines (every 5 s) fall in the slow phase.
         try await Task.sleep(for: .seconds(10))
-        let slowLines = lines.all.map(\.text)
-        let droppedWhileSlow = Self.lastValue(of: "dropped", in: slowLines) ?? 0
+        let droppedWhileSlow = lines.statusValues("dropped").last ?? 0
 
         proxy.setStalled(true)
         let stalledAt = ContinuousClock.now
@@ -67,10 +57,7 @@ import Testing
         // The response timeout (10 s) after the queue stops moving, plus filling the buffers on the way.
         #expect(detection < .seconds(25), "the stall was detected after \(detection)")
         #expect(recovery < .seconds(20), "live again \(recovery) after the link flowed")
-        let queued = lines.all.compactMap { line -> Int? in
-            guard let range = line.text.range(of: "| queue ") else { return nil }
-            return Int(line.text[range.upperBound...].prefix { $0.isNumber })
-        }
+        let queued = lines.statusValues("queue")
         // The policy's bounds: video goes past 900 ms, everything past 3 s.
         #expect(!queued.isEmpty && queued.allSatisfy { $0 <= 3100 }, "queue spans \(queued)")
         let summary = try #require(lines.all.last { $0.text.hasPrefix("Broadcast ended") }?.text, "\(output)")
