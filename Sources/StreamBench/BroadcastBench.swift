@@ -90,11 +90,13 @@ struct BroadcastBench {
             throw BenchError("stream broadcast \(shape.name) exited with \(usage.exitStatus): \(child.logTail())")
         }
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        return Outcome(usage: usage, encoded: Self.number(before: " frames,", in: text, lastLine: " dropped, "),
-                       dropped: Self.number(before: " dropped", in: text, lastLine: " dropped, "),
+        // The summary line: "Broadcast ended (…): 00:05, 150 frames, 0 dropped (…), 0 reconnects | latency …".
+        let summary = "Broadcast ended"
+        return Outcome(usage: usage, encoded: Self.number(before: " frames,", in: text, lastLine: summary),
+                       dropped: Self.number(before: " dropped", in: text, lastLine: summary),
                        queueMilliseconds: Self.largestQueue(in: text),
-                       latencyP50: Self.number(after: "latency p50 ", in: text, lastLine: " dropped, "),
-                       latencyP99: Self.number(after: ", p99 ", in: text, lastLine: " dropped, "))
+                       latencyP50: Self.number(after: "latency p50 ", in: text, lastLine: summary),
+                       latencyP99: Self.number(after: ", p99 ", in: text, lastLine: summary))
     }
 
     /// The integer just before `marker` on the last line containing `lastLine`.
@@ -112,10 +114,10 @@ struct BroadcastBench {
         return Double(String(line[range.upperBound...].prefix { $0.isNumber }))
     }
 
-    /// The largest "queue N ms" among the status lines.
+    /// The largest "| queue N ms" among the status lines.
     static func largestQueue(in text: String) -> Double? {
         let values = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).compactMap { line -> Double? in
-            guard let range = line.range(of: "queue ") else { return nil }
+            guard let range = line.range(of: "| queue ") else { return nil }
             return Double(String(line[range.upperBound...].prefix { $0.isNumber }))
         }
         return values.max()
