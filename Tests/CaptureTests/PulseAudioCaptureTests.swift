@@ -1,7 +1,7 @@
 import Capture
 import Foundation
-import Media
 import Locking
+import Media
 import Testing
 import TestSupport
 
@@ -36,16 +36,35 @@ import TestSupport
         }
     }
 
+    /// The rate `pactl list sources short` gives for `source` ("… float32le 2ch 44100Hz …").
+    static func pactlSampleRate(of source: String, server: String) throws -> Int? {
+        let result = try Subprocess.run("pactl", ["--server", server, "list", "sources", "short"])
+        guard let line = result.stdout.split(separator: "\n").first(where: { $0.contains("\t\(source)\t") }),
+              let field = line.split(whereSeparator: { $0 == "\t" || $0 == " " }).first(where: { $0.hasSuffix("Hz") })
+        else { return nil }
+        return Int(field.dropLast(2))
+    }
+
     @Test func listsMonitorsAndCapturesATone() throws {
         let daemon = try PulseAudioDaemon(sinks: [("speakers", 44_100), ("other", 48_000)])
         defer { daemon.stop() }
         try daemon.playTone(frequency: 440, into: "speakers")
 
-        let list = try PulseAudioInputLister.list(server: daemon.server)
+        // PulseAudio may move an idle 44.1 kHz sink to its alternate rate (48 kHz) when paplay's 48 kHz stream
+        // connects, so the rate is checked against what pactl reports at the same moment, once the two agree.
+        var list = try PulseAudioInputLister.list(server: daemon.server)
+        var reportedRate: Int?
+        for _ in 0..<40 {
+            list = try PulseAudioInputLister.list(server: daemon.server)
+            reportedRate = try Self.pactlSampleRate(of: "speakers.monitor", server: daemon.server)
+            if list.inputs.first(where: { $0.id == "speakers.monitor" })?.sampleRate == reportedRate { break }
+            usleep(100_000)
+        }
         let monitor = try #require(list.inputs.first { $0.id == "speakers.monitor" })
         #expect(monitor.isMonitor)
         #expect(!monitor.isBluetooth)
-        #expect(monitor.sampleRate == 44_100)
+        #expect(monitor.sampleRate == reportedRate)
+        #expect([44_100, 48_000].contains(monitor.sampleRate))
         #expect(monitor.channels == 2)
         #expect(monitor.name.contains("Monitor"))
         #expect(list.inputs.contains { $0.id == "other.monitor" })
