@@ -148,8 +148,10 @@ public final class BroadcastOutput: Sendable {
             } catch {
                 await sink.close(flushTimeout: .zero)
                 shared.withLock { $0.status.lastError = error }
-                // A first connect that fails is reported at once: the settings or the server are wrong.
-                guard status.hasBeenLive, error.isTransient else { return finalize(.failed(error)) }
+                // A first connect that fails is reported at once: the settings or the server are wrong. Once live,
+                // every failure is retried until the attempts run out: after a stall the ingest may still hold the
+                // old session and refuse the publish ("already publishing") until it notices the old one is gone.
+                guard status.hasBeenLive else { return finalize(.failed(error)) }
                 attempt += 1
                 guard attempt <= backoff.maximumAttempts else {
                     return finalize(.failed(gaveUp(after: attempt - 1, error)))
