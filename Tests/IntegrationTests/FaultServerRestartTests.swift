@@ -68,9 +68,7 @@ import Testing
 
         func recordings() -> [String] {
             if let nginx { return nginx.recordings() }
-            let directory = work.file("recordings")
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            return names.filter { $0.hasSuffix(".flv") }.sorted().map { "\(directory)/\($0)" }
+            return NginxRTMP.flvFiles(in: work.file("recordings"))
         }
 
         var log: String {

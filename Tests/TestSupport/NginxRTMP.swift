@@ -138,8 +138,13 @@ public final class NginxRTMP: @unchecked Sendable {
 
     /// The FLV files nginx has recorded so far, oldest first.
     public func recordings() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: recordDirectory)) ?? []
-        return names.filter { $0.hasSuffix(".flv") }.sorted().map { "\(recordDirectory)/\($0)" }
+        Self.flvFiles(in: recordDirectory)
+    }
+
+    /// The paths of the FLV files in `directory`, sorted by name (oldest first for time-stamped names).
+    public static func flvFiles(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".flv") }.sorted().map { "\(directory)/\($0)" }
     }
 
     /// Stops nginx gracefully (SIGQUIT lets it finish recordings), then forcibly.
