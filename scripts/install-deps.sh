@@ -8,24 +8,44 @@ packages=(
     libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libpulse-dev x11-xserver-utils
     nginx libnginx-mod-rtmp libnginx-mod-stream
     ffmpeg xvfb pulseaudio pulseaudio-utils sox
+    libsqlite3-dev sqlite3 libsrtp2-dev libopus-dev
+    chromium fonts-dejavu-core wrk curl
 )
+
+here=$(cd "$(dirname "$0")" && pwd)
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-    exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # Debian starts nginx on port 80 when it can; Stream's tests run their own nginx and need nothing else listening.
+    if command -v service >/dev/null 2>&1; then $sudo service nginx stop >/dev/null 2>&1 || true; fi
 fi
 
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-echo "installing: ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-# Debian starts nginx on port 80 when it can; Stream's tests run their own nginx and need nothing else listening.
-if command -v service >/dev/null 2>&1; then $sudo service nginx stop >/dev/null 2>&1 || true; fi
+# Python peers, pinned (scripts/requirements-test.txt). Playwright drives Debian's chromium: no browser download.
+python=$(command -v python3)
+if ! "$python" - "$here/requirements-test.txt" <<'PY' 2>/dev/null
+import sys
+from importlib.metadata import version
+for line in open(sys.argv[1]):
+    line = line.split("#")[0].strip()
+    if not line:
+        continue
+    name, pinned = line.split("==")
+    if version(name) != pinned:
+        sys.exit(1)
+PY
+then
+    echo "installing Python test peers (scripts/requirements-test.txt)" >&2
+    $sudo "$python" -m pip install -q --disable-pip-version-check -r "$here/requirements-test.txt"
+fi
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "swift is not on PATH: install the Swift 6 toolchain (https://swift.org/install) and retry" >&2
