@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "StreamCore", targets: ["StreamCore"]),
         .library(name: "ByteIO", targets: ["ByteIO"]),
+        .library(name: "Digest", targets: ["Digest"]),
         .library(name: "AMF", targets: ["AMF"]),
         .library(name: "FLV", targets: ["FLV"]),
         .library(name: "RTMP", targets: ["RTMP"]),
@@ -52,9 +53,11 @@ let package = Package(
 
         // Pure codecs and state machines: no I/O, no Foundation networking, no Dispatch.
         .target(name: "ByteIO", swiftSettings: strict),
+        // Hashes in pure Swift (SHA-256, HMAC-SHA256): the RTMP handshake, key tags, and later WebSocket and tokens.
+        .target(name: "Digest", swiftSettings: strict),
         .target(name: "AMF", dependencies: ["ByteIO"], swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
-        .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "FLV"], swiftSettings: strict),
+        .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "FLV", "Digest"], swiftSettings: strict),
 
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
@@ -81,7 +84,7 @@ let package = Package(
 
         // Drivers: an RTMP machine fed by a transport.
         .target(name: "Publisher", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"], swiftSettings: strict),
-        .target(name: "IngestServer", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"],
+        .target(name: "IngestServer", dependencies: ["StreamCore", "RTMP", "FLV", "Transport", "Digest"],
                 swiftSettings: strict),
 
         // The live session: capture → composite → encode → publish, with backpressure, reconnect and stats.
@@ -121,7 +124,8 @@ let package = Package(
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
         .testTarget(name: "AMFTests", dependencies: ["AMF"], swiftSettings: strict),
         .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
-        .testTarget(name: "RTMPTests", dependencies: ["RTMP"], swiftSettings: strict),
+        .testTarget(name: "RTMPTests", dependencies: ["RTMP", "Digest"], swiftSettings: strict),
+        .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),

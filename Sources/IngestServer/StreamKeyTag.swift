@@ -1,4 +1,4 @@
-import RTMP
+import Digest
 
 /// A short, non-reversible tag for a stream key, for file names and logs.
 ///

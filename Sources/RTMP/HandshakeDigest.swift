@@ -1,3 +1,4 @@
+import Digest
 /// The digest ("Flash player") variant of the RTMP handshake, which Adobe never put in the public spec but
 /// which Flash, ffmpeg, OBS and librtmp send: C1/S1 carry an HMAC-SHA256 digest at an offset that the bytes
 /// themselves select, and S2/C2 end with a signature keyed by the peer's digest.

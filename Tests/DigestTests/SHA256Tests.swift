@@ -1,5 +1,5 @@
 import Testing
-@testable import RTMP
+import Digest
 
 struct SHA256Tests {
     /// FIPS 180-4 examples ("", "abc", the 448-bit two-block message) and lengths around the padding edges.
@@ -24,5 +24,26 @@ struct SHA256Tests {
         hasher.update(message[1..<130])
         hasher.update(message[130...])
         #expect(hasher.finalize() == SHA256.hash(message))
+    }
+}
+
+/// The bytes of a hex string ("0a1b" → [0x0a, 0x1b]).
+func hexBytes(_ text: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var index = text.startIndex
+    while index < text.endIndex {
+        let next = text.index(index, offsetBy: 2)
+        bytes.append(UInt8(text[index..<next], radix: 16)!)
+        index = next
+    }
+    return bytes
+}
+
+/// Deterministic pseudo-random bytes (a 32-bit LCG), so vectors are reproducible.
+func pseudoRandomBytes(_ count: Int, seed: UInt32) -> [UInt8] {
+    var state = seed
+    return (0..<count).map { _ in
+        state = state &* 1_664_525 &+ 1_013_904_223
+        return UInt8(truncatingIfNeeded: state >> 24)
     }
 }

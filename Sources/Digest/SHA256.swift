@@ -1,4 +1,4 @@
-/// SHA-256 (FIPS 180-4 §6.2), in pure Swift so the RTMP module stays free of C.
+/// SHA-256 (FIPS 180-4 §6.2), in pure Swift so the protocol modules stay free of C.
 ///
 /// Only the digest handshake needs it (a few kilobytes per connection), so clarity beats speed here.
 public struct SHA256: Sendable {

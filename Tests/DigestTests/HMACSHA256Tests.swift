@@ -1,5 +1,5 @@
 import Testing
-@testable import RTMP
+import Digest
 
 struct HMACSHA256Tests {
     /// RFC 4231 test cases 1, 2, 3, 4, 6 and 7 (case 5 tests truncation, which we do not do).
