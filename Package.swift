@@ -24,6 +24,9 @@ let package = Package(
         .library(name: "Broadcast", targets: ["Broadcast"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "AppLogic", targets: ["AppLogic"]),
+        .library(name: "SDP", targets: ["SDP"]),
+        .library(name: "ICE", targets: ["ICE"]),
+        .library(name: "RTP", targets: ["RTP"]),
         .executable(name: "stream", targets: ["stream"]),
     ],
     targets: [
@@ -58,6 +61,10 @@ let package = Package(
         .target(name: "AMF", dependencies: ["ByteIO"], swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
         .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "FLV", "Digest"], swiftSettings: strict),
+        // WebRTC without I/O: SDP offers and answers for WHIP, STUN and the ICE agent, RTP/RTCP and payloaders.
+        .target(name: "SDP", swiftSettings: strict),
+        .target(name: "ICE", dependencies: ["Digest"], swiftSettings: strict),
+        .target(name: "RTP", dependencies: ["ByteIO"], swiftSettings: strict),
 
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
@@ -126,6 +133,9 @@ let package = Package(
         .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", "Digest"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
+        .testTarget(name: "SDPTests", dependencies: ["SDP"], swiftSettings: strict),
+        .testTarget(name: "ICETests", dependencies: ["ICE"], swiftSettings: strict),
+        .testTarget(name: "RTPTests", dependencies: ["RTP"], swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
