@@ -86,9 +86,10 @@ struct ICEAgentTests {
         #expect(link.a.phase == .connected)
         #expect(link.failures.isEmpty)
         link.dropEverything = true
-        link.run(for: .milliseconds(1900))
+        // The last answer came at most one consent interval (+20 % jitter) before the drop.
+        link.run(for: .milliseconds(1700))
         #expect(link.a.phase == .connected)
-        link.run(for: .milliseconds(300))
+        link.run(for: .milliseconds(400))
         #expect(link.a.phase == .failed)
         #expect(link.failures.contains { $0.contains("consent") })
     }
