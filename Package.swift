@@ -27,6 +27,9 @@ let package = Package(
         .library(name: "SDP", targets: ["SDP"]),
         .library(name: "ICE", targets: ["ICE"]),
         .library(name: "RTP", targets: ["RTP"]),
+        .library(name: "DTLS", targets: ["DTLS"]),
+        .library(name: "SRTP", targets: ["SRTP"]),
+        .library(name: "Opus", targets: ["Opus"]),
         .executable(name: "stream", targets: ["stream"]),
     ],
     targets: [
@@ -45,6 +48,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", path: "Sources/CPulse",
                        providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
+        .systemLibrary(name: "CSRTP", path: "Sources/CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
+        .systemLibrary(name: "COpus", path: "Sources/COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.
         .target(name: "CTCPInfo", path: "Sources/CTCPInfo"),
 
@@ -74,6 +79,15 @@ let package = Package(
                     .target(name: "CEpoll", condition: .when(platforms: [.linux])),
                     .target(name: "CTCPInfo", condition: .when(platforms: [.linux])),
                 ],
+                swiftSettings: strict),
+
+        // WebRTC's C edge: DTLS-SRTP through OpenSSL memory BIOs, SRTP through libsrtp2, Opus through libopus.
+        .target(name: "DTLS", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
+        .target(name: "SRTP", dependencies: [.target(name: "CSRTP", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
+        .target(name: "Opus",
+                dependencies: ["Encoders", .target(name: "COpus", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
 
         // Media: frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, test sources.
@@ -136,6 +150,11 @@ let package = Package(
         .testTarget(name: "SDPTests", dependencies: ["SDP"], swiftSettings: strict),
         .testTarget(name: "ICETests", dependencies: ["ICE"], swiftSettings: strict),
         .testTarget(name: "RTPTests", dependencies: ["RTP"], swiftSettings: strict),
+        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP"], swiftSettings: strict),
+        .testTarget(name: "OpusTests",
+                    dependencies: ["Opus", "Encoders", "Media",
+                                   .target(name: "COpus", condition: .when(platforms: [.linux]))],
+                    swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
