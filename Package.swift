@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "DTLS", targets: ["DTLS"]),
         .library(name: "SRTP", targets: ["SRTP"]),
         .library(name: "Opus", targets: ["Opus"]),
+        .library(name: "WebRTC", targets: ["WebRTC"]),
         .executable(name: "stream", targets: ["stream"]),
     ],
     targets: [
@@ -88,6 +89,11 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "Opus",
                 dependencies: ["Encoders", .target(name: "COpus", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
+
+        // The WebRTC publisher: ICE, DTLS, SRTP and RTP over a UDP socket on the Transport event loop.
+        .target(name: "WebRTC",
+                dependencies: ["SDP", "ICE", "RTP", "DTLS", "SRTP", "Transport", "Encoders", "FLV"],
                 swiftSettings: strict),
 
         // Media: frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, test sources.
@@ -150,6 +156,9 @@ let package = Package(
         .testTarget(name: "SDPTests", dependencies: ["SDP"], swiftSettings: strict),
         .testTarget(name: "ICETests", dependencies: ["ICE"], swiftSettings: strict),
         .testTarget(name: "RTPTests", dependencies: ["RTP"], swiftSettings: strict),
+        .testTarget(name: "WebRTCTests",
+                    dependencies: ["WebRTC", "Encoders", "Media", "Opus", "Transport", "Locking", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP"], swiftSettings: strict),
         .testTarget(name: "OpusTests",
                     dependencies: ["Opus", "Encoders", "Media",

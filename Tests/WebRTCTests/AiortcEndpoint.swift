@@ -1,0 +1,236 @@
+import Foundation
+import TestSupport
+
+/// aiortc (PyPI, pinned in scripts/requirements-test.txt) as a WHIP endpoint: a small HTTP/1.1 server over asyncio
+/// that answers a POSTed offer with 201, an answer and a Location, receives the media, and on DELETE writes what it
+/// got to `results.json`: frames decoded (with some saved as RGB and their arrival times), the audio's dominant
+/// frequency, frames decoded per second. With a loss rate it puts a lossy UDP relay between the publisher and
+/// aiortc by rewriting the candidates in the offer and the answer.
+struct AiortcEndpoint {
+    let directory: URL
+    let process: BackgroundProcess
+    let port: Int
+    let token: String
+
+    /// Starts the endpoint.
+    /// - Parameters:
+    ///   - loss: the fraction of media datagrams (SRTP/SRTCP) the relay drops each way; 0 for no relay.
+    ///   - delay: one-way delay the relay adds, in seconds.
+    ///   - lossSeconds: how long after the first media datagram the loss lasts.
+    init(loss: Double = 0, delay: Double = 0, lossSeconds: Double = 0) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("aiortc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let script = directory.appendingPathComponent("whip_endpoint.py")
+        try Self.script.write(to: script, atomically: true, encoding: .utf8)
+        token = UUID().uuidString
+        process = try BackgroundProcess("python3", [script.path, directory.path, token, String(loss), String(delay),
+                                                    String(lossSeconds)],
+                                        errorLog: directory.appendingPathComponent("stderr.log").path)
+        let line = try process.readLine(timeout: 30)
+        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
+            throw Subprocess.Failure(description: "the aiortc endpoint said \"\(line)\"; see \(directory.path)")
+        }
+        self.port = port
+    }
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/whip")! }
+
+    /// The endpoint's standard error, for failure messages.
+    var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("stderr.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Waits for the endpoint to write its results after DELETE, and reads them.
+    func results() throws -> [String: Any] {
+        _ = process.waitForExit(timeout: 30)
+        let data = try Data(contentsOf: directory.appendingPathComponent("results.json"))
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    /// One saved frame's RGB bytes.
+    func frame(named name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: directory.appendingPathComponent(name)))
+    }
+
+    static let script = #"""
+    import asyncio, json, os, random, sys, time
+    import numpy as np
+    import aioice.ice
+    # FIELD-NOTES: aioice offers only non-loopback addresses by default.
+    aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=False: ["127.0.0.1"]
+    from aiortc import RTCPeerConnection, RTCSessionDescription
+
+    OUT, TOKEN = sys.argv[1], sys.argv[2]
+    LOSS, DELAY, LOSS_SECONDS = float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+    results = {"frames": 0, "saved": [], "audio_rate": 0, "audio_hz": None, "deleted": False, "refused": 0,
+               "per_second": [], "relay_dropped": 0, "relay_forwarded": 0}
+    audio = []
+    first_frame = [None]
+    finished = asyncio.Event()
+    pcs = []
+
+    class Side(asyncio.DatagramProtocol):
+        def __init__(self, relay, name):
+            self.relay, self.name = relay, name
+        def connection_made(self, transport):
+            self.transport = transport
+        def datagram_received(self, data, addr):
+            self.relay.forward(self.name, data)
+
+    class Relay:
+        """Publisher <-> A [loss, delay] B <-> aiortc."""
+        def __init__(self):
+            self.publisher = None
+            self.aiortc = None
+            self.started = None
+        async def start(self):
+            loop = asyncio.get_running_loop()
+            self.a, _ = await loop.create_datagram_endpoint(lambda: Side(self, "a"), local_addr=("127.0.0.1", 0))
+            self.b, _ = await loop.create_datagram_endpoint(lambda: Side(self, "b"), local_addr=("127.0.0.1", 0))
+        def port(self, side):
+            return (self.a if side == "a" else self.b).get_extra_info("sockname")[1]
+        def forward(self, side, data):
+            media = 128 <= data[0] <= 191
+            now = time.time()
+            if media and self.started is None:
+                self.started = now
+            lossy = media and self.started is not None and now - self.started < LOSS_SECONDS
+            if lossy and random.random() < LOSS:
+                results["relay_dropped"] += 1
+                return
+            results["relay_forwarded"] += 1
+            if side == "a":
+                transport, target = self.b, self.aiortc
+            else:
+                transport, target = self.a, self.publisher
+            if target is None:
+                return
+            asyncio.get_running_loop().call_later(DELAY, transport.sendto, data, target)
+        def rewrite(self, sdp, side):
+            lines = []
+            for line in sdp.split("\r\n"):
+                if line.startswith("a=candidate:"):
+                    fields = line.split(" ")
+                    if fields[2].lower() != "udp":
+                        continue
+                    address = (fields[4], int(fields[5]))
+                    if side == "offer":
+                        self.publisher = address
+                        fields[4], fields[5] = "127.0.0.1", str(self.port("b"))
+                    else:
+                        self.aiortc = address
+                        fields[4], fields[5] = "127.0.0.1", str(self.port("a"))
+                    if any(l.startswith("a=candidate:") for l in lines):
+                        continue
+                    line = " ".join(fields[:8])
+                lines.append(line)
+            return "\r\n".join(lines)
+
+    relay = Relay() if LOSS > 0 or DELAY > 0 else None
+
+    async def consume_video(track):
+        while True:
+            try:
+                frame = await track.recv()
+            except Exception:
+                return
+            arrival = time.time()
+            if first_frame[0] is None:
+                first_frame[0] = arrival
+            results["frames"] += 1
+            second = int(arrival - first_frame[0])
+            while len(results["per_second"]) <= second:
+                results["per_second"].append(0)
+            results["per_second"][second] += 1
+            if results["frames"] % 7 == 1 and len(results["saved"]) < 40:
+                rgb = frame.to_ndarray(format="rgb24")
+                name = "frame-%d.rgb" % results["frames"]
+                with open(os.path.join(OUT, name), "wb") as f:
+                    f.write(rgb.tobytes())
+                results["saved"].append({"file": name, "arrival": arrival, "width": int(rgb.shape[1]),
+                                         "height": int(rgb.shape[0])})
+
+    async def consume_audio(track):
+        while True:
+            try:
+                frame = await track.recv()
+            except Exception:
+                return
+            results["audio_rate"] = frame.sample_rate
+            channels = len(frame.layout.channels)
+            samples = frame.to_ndarray().reshape(-1, channels)[:, 0]
+            audio.append(samples.astype(np.float32) / 32768.0)
+
+    def respond(writer, status, body=b"", headers=()):
+        reason = {200: "OK", 201: "Created", 401: "Unauthorized", 404: "Not Found"}.get(status, "Error")
+        head = "HTTP/1.1 %d %s\r\nContent-Length: %d\r\nConnection: close\r\n" % (status, reason, len(body))
+        for name, value in headers:
+            head += "%s: %s\r\n" % (name, value)
+        writer.write(head.encode() + b"\r\n" + body)
+
+    async def handle(reader, writer):
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.decode().split("\r\n")
+            method, path = lines[0].split(" ")[:2]
+            headers = {}
+            for line in lines[1:]:
+                if ":" in line:
+                    name, value = line.split(":", 1)
+                    headers[name.strip().lower()] = value.strip()
+            body = await reader.readexactly(int(headers.get("content-length", "0")))
+            if headers.get("authorization") != "Bearer " + TOKEN:
+                results["refused"] += 1
+                respond(writer, 401, b"bad token")
+            elif method == "DELETE" and path == "/whip/session":
+                results["deleted"] = True
+                respond(writer, 200)
+                finished.set()
+            elif method == "POST" and path == "/whip":
+                offer = body.decode()
+                if relay is not None:
+                    offer = relay.rewrite(offer, "offer")
+                pc = RTCPeerConnection()
+                pcs.append(pc)
+                @pc.on("track")
+                def on_track(track):
+                    asyncio.ensure_future(consume_video(track) if track.kind == "video" else consume_audio(track))
+                await pc.setRemoteDescription(RTCSessionDescription(offer, "offer"))
+                await pc.setLocalDescription(await pc.createAnswer())
+                answer = pc.localDescription.sdp
+                if relay is not None:
+                    answer = relay.rewrite(answer, "answer")
+                respond(writer, 201, answer.encode(), [("Content-Type", "application/sdp"),
+                                                       ("Location", "/whip/session")])
+            else:
+                respond(writer, 404)
+            await writer.drain()
+        finally:
+            writer.close()
+
+    async def main():
+        if relay is not None:
+            await relay.start()
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        print("PORT %d" % server.sockets[0].getsockname()[1], flush=True)
+        try:
+            await asyncio.wait_for(finished.wait(), timeout=120)
+        except asyncio.TimeoutError:
+            pass
+        await asyncio.sleep(0.2)
+        if audio:
+            samples = np.concatenate(audio)
+            rate = results["audio_rate"] or 48000
+            samples = samples[rate // 2:]
+            if len(samples) > rate // 2:
+                spectrum = np.abs(np.fft.rfft(samples * np.hanning(len(samples))))
+                results["audio_hz"] = float(np.argmax(spectrum) * rate / len(samples))
+                results["audio_seconds"] = len(samples) / rate
+        for pc in pcs:
+            await pc.close()
+        with open(os.path.join(OUT, "results.json"), "w") as f:
+            json.dump(results, f)
+
+    asyncio.run(main())
+    """#
+}

@@ -1,0 +1,142 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Media
+import TestSupport
+import Testing
+import Transport
+import WebRTC
+
+/// The publisher against aiortc, an independent WebRTC stack, as a WHIP endpoint on loopback.
+@Suite(.serialized)
+struct AiortcPublishTests {
+    /// Publishes 4 s of the test sources; aiortc decodes them.
+    @Test(.timeLimit(.minutes(1)))
+    func aiortcDecodesThePatternAndTheToneWithinAFrameOrTwo() async throws {
+        let endpoint = try AiortcEndpoint()
+        let source = try TestMediaSource()
+        let loop = try EventLoop(name: "webrtc-test")
+        defer { loop.shutdown() }
+        let publisher = try await WebRTCPublisher.make(
+            configuration: .init(bindHost: "127.0.0.1", profileLevelID: source.profileLevelID, videoBitrateKbps: 1000),
+            on: loop)
+        let answer = try await post(try await publisher.makeOffer(), to: endpoint)
+        try await publisher.accept(answer: answer)
+        try await publisher.waitUntilConnected()
+        async let following: Void = source.follow(publisher.events)
+        try await source.run(seconds: 4, to: publisher)
+        let statistics = await publisher.statistics()
+        try await delete(endpoint)
+        await publisher.close()
+        await following
+        let results = try endpoint.results()
+
+        let frames = results["frames"] as? Int ?? 0
+        #expect(frames >= 100, "aiortc decoded \(frames) of 120 frames; log: \(endpoint.log.suffix(2000))")
+        #expect(statistics.videoFrames == 120)
+        #expect(results["deleted"] as? Bool == true)
+        // The tone: 440 Hz ± 5 %.
+        let hertz = results["audio_hz"] as? Double ?? 0
+        #expect(abs(hertz - 440) <= 22, "the audio decoded to \(hertz) Hz")
+        #expect(results["audio_rate"] as? Int == 48000)
+
+        let saved = results["saved"] as? [[String: Any]] ?? []
+        #expect(saved.count >= 10)
+        let captureTimes = source.captureTimes.withLock { $0 }
+        var latencies: [Double] = []
+        for entry in saved {
+            let width = entry["width"] as? Int ?? 0
+            let height = entry["height"] as? Int ?? 0
+            #expect(width == 640 && height == 360)
+            let rgb = try endpoint.frame(named: entry["file"] as? String ?? "")
+            guard rgb.count == width * height * 3 else { continue }
+            func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+                let offset = (y * width + x) * 3
+                return (Int(rgb[offset]), Int(rgb[offset + 1]), Int(rgb[offset + 2]))
+            }
+            // Each colour bar where it belongs (below the frame-number blocks, above the sliding box).
+            for (bar, color) in ScreenPattern.barColors.enumerated() {
+                let x = (2 * bar + 1) * width / (2 * ScreenPattern.barColors.count)
+                let got = pixel(x, height / 3 - 10)
+                #expect(abs(got.r - Int(color.r)) < 40 && abs(got.g - Int(color.g)) < 40
+                        && abs(got.b - Int(color.b)) < 40, "bar \(bar) is \(got), expected \(color)")
+            }
+            var number = 0
+            for bit in 0..<ScreenPattern.frameNumberBits {
+                let rect = source.pattern.blockRect(bit: bit)
+                number = number << 1 | (pixel(rect.x + rect.width / 2, rect.y + rect.height / 2).g > 128 ? 1 : 0)
+            }
+            let captured = try #require(captureTimes[number], "frame number \(number) was never captured")
+            latencies.append((entry["arrival"] as? Double ?? 0) - captured)
+        }
+        let worst = latencies.max() ?? 1
+        let median = latencies.sorted()[latencies.count / 2]
+        print("aiortc: \(frames) frames decoded, tone at \(hertz) Hz, capture to decode median "
+            + "\(Int(median * 1000)) ms, worst \(Int(worst * 1000)) ms over \(latencies.count) frames")
+        #expect(worst < 0.3, "capture to decoded frame took up to \(Int(worst * 1000)) ms: \(latencies)")
+        #expect(latencies.allSatisfy { $0 > 0 })
+    }
+
+    /// Through a relay that loses 5 % of media datagrams each way and delays everything by 50 ms for 8 s, then
+    /// heals: NACKs are answered, PLI brings a keyframe, frames keep being decoded, and the bitrate comes down and
+    /// climbs back.
+    @Test(.timeLimit(.minutes(1)))
+    func aLossyPathIsRepairedAndTheBitrateFollowsIt() async throws {
+        let endpoint = try AiortcEndpoint(loss: 0.05, delay: 0.05, lossSeconds: 8)
+        let source = try TestMediaSource(bitrateKbps: 1500)
+        let loop = try EventLoop(name: "webrtc-lossy")
+        defer { loop.shutdown() }
+        let publisher = try await WebRTCPublisher.make(
+            configuration: .init(bindHost: "127.0.0.1", profileLevelID: source.profileLevelID, videoBitrateKbps: 1500),
+            on: loop)
+        let answer = try await post(try await publisher.makeOffer(), to: endpoint)
+        try await publisher.accept(answer: answer)
+        try await publisher.waitUntilConnected()
+        async let following: Void = source.follow(publisher.events)
+        try await source.run(seconds: 16, to: publisher)
+        let statistics = await publisher.statistics()
+        try await delete(endpoint)
+        await publisher.close()
+        await following
+        let results = try endpoint.results()
+
+        #expect((results["relay_dropped"] as? Int ?? 0) > 20)
+        #expect(statistics.nacksReceived > 0, "\(statistics)")
+        #expect(statistics.retransmitted > 0, "\(statistics)")
+        #expect(source.forcedKeyframes.withLock { $0 } >= 1)
+        let perSecond = results["per_second"] as? [Int] ?? []
+        // Frames decoded keep rising: every whole second of the run decoded some.
+        #expect(perSecond.count >= 14, "\(perSecond)")
+        #expect(perSecond.dropLast().allSatisfy { $0 > 0 }, "frames decoded per second: \(perSecond)")
+        let bitrates = source.appliedBitrates.withLock { $0 }
+        print("lossy relay: \(results["relay_dropped"] ?? 0) datagrams dropped, \(statistics.nacksReceived) NACKs, "
+            + "\(statistics.retransmitted) resent, \(statistics.keyframeRequests) keyframe requests, "
+            + "frames per second \(perSecond), bitrates \(bitrates)")
+        let lowest = bitrates.min() ?? 1500
+        #expect(lowest < 1500 * 9 / 10, "the estimate never came down: \(bitrates)")
+        let lowestIndex = bitrates.firstIndex(of: lowest) ?? 0
+        #expect((bitrates.last ?? 0) > lowest, "the estimate never climbed back: \(bitrates)")
+        #expect(bitrates[lowestIndex...].contains { $0 > lowest })
+    }
+
+    private func post(_ offer: String, to endpoint: AiortcEndpoint) async throws -> String {
+        var request = URLRequest(url: endpoint.url)
+        request.httpMethod = "POST"
+        request.setValue("application/sdp", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer \(endpoint.token)", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data(offer.utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        #expect(http.statusCode == 201)
+        #expect(http.value(forHTTPHeaderField: "Location") == "/whip/session")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func delete(_ endpoint: AiortcEndpoint) async throws {
+        var request = URLRequest(url: endpoint.url.appendingPathComponent("session"))
+        request.httpMethod = "DELETE"
+        request.setValue("Bearer \(endpoint.token)", forHTTPHeaderField: "Authorization")
+        _ = try await URLSession.shared.data(for: request)
+    }
+}
