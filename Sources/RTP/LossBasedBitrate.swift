@@ -1,13 +1,16 @@
-/// A sender-side bandwidth estimate from RTCP receiver reports: the loss-based controller of Google Congestion
-/// Control (draft-ietf-rmcat-gcc-02 §6), capped by the receiver's REMB when it sends one.
+/// A sender-side bandwidth estimate from the loss a receiver reports (RTCP receiver reports, and the NACKs that
+/// show losses a retransmission later hid from the report), capped by the receiver's REMB when it sends one.
 ///
-/// Over 10 % loss the estimate falls by half the loss fraction; under 2 % it grows by 5 % per report (reports come
-/// about once a second); in between it holds. A pure value fed one report at a time.
+/// The shape is Google Congestion Control's loss-based controller (draft-ietf-rmcat-gcc-02 §6): decrease, hold or
+/// increase by the loss fraction of each report (about one a second). Its thresholds (10 % and 2 %) are for a
+/// path where loss is the only signal left after delay-based control; this publisher has no delay-based
+/// controller, so it reacts earlier: over 2 % loss the estimate falls by the loss fraction, under 1 % it grows by
+/// 5 % per report, in between it holds. A pure value fed one report at a time.
 public struct LossBasedBitrate: Sendable {
-    /// Loss above which the estimate decreases (§6: 10 %).
-    public static let decreaseThreshold = 0.10
-    /// Loss below which the estimate increases (§6: 2 %).
-    public static let increaseThreshold = 0.02
+    /// Loss above which the estimate decreases.
+    public static let decreaseThreshold = 0.02
+    /// Loss below which the estimate increases.
+    public static let increaseThreshold = 0.01
     /// Growth per clean report.
     public static let increaseFactor = 1.05
 
@@ -38,7 +41,7 @@ public struct LossBasedBitrate: Sendable {
         let loss = min(max(lossRatio, 0), 1)
         var estimate = Double(estimateKbps)
         if loss > Self.decreaseThreshold {
-            estimate *= 1 - 0.5 * loss
+            estimate *= 1 - loss
         } else if loss < Self.increaseThreshold {
             estimate = max(estimate * Self.increaseFactor, estimate + 1)
         }

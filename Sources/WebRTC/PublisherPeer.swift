@@ -59,10 +59,13 @@ final class PublisherPeer {
     private var timerDeadline: Duration?
     private var pacer: Pacer
     private var estimate: LossBasedBitrate
-    private let packetizer = H264Packetizer()
+    private let packetizer: H264Packetizer
     private var nextReport: Duration = .zero
     private var sentSinceReport = 0
     private var nackedSinceReport = 0
+    /// Sequence numbers already NACKed: a receiver repeats a NACK until the packet comes, and a repeat is not a new
+    /// loss. Bounded: cleared when it passes 4096 entries.
+    private var nacked: Set<UInt32> = []
     private(set) var statistics = WebRTCStatistics()
 
     init(configuration: WebRTCPublisher.Configuration, loop: EventLoop,
@@ -82,6 +85,7 @@ final class PublisherPeer {
                                             consentInterval: configuration.consentInterval,
                                             consentTimeout: configuration.consentTimeout),
                        hostAddresses: [])
+        packetizer = H264Packetizer(maximumPayloadSize: configuration.maximumPayloadSize)
         pacer = Pacer(bitsPerSecond: (configuration.videoBitrateKbps + configuration.audioBitrateKbps) * 1000)
         estimate = LossBasedBitrate(maximumKbps: configuration.videoBitrateKbps)
         statistics.estimateKbps = estimate.estimateKbps
@@ -311,7 +315,10 @@ final class PublisherPeer {
                 }
             case .nack(_, let ssrc, let lost) where ours.contains(ssrc):
                 statistics.nacksReceived += 1
-                nackedSinceReport += lost.count
+                if nacked.count > 4096 { nacked.removeAll(keepingCapacity: true) }
+                for sequence in lost where nacked.insert(ssrc &* 65536 &+ UInt32(sequence)).inserted {
+                    nackedSinceReport += 1
+                }
                 var resent: [RTPPacket] = []
                 if ssrc == media.streams.video?.ssrc { resent = media.streams.video?.retransmissions(for: lost) ?? [] }
                 if ssrc == media.streams.audio?.ssrc { resent = media.streams.audio?.retransmissions(for: lost) ?? [] }

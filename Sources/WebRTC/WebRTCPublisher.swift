@@ -32,12 +32,16 @@ public final class WebRTCPublisher: Sendable {
         public var consentInterval: Duration
         /// See ``consentInterval``.
         public var consentTimeout: Duration
+        /// The largest RTP payload (H.264 NAL units above it are split into FU-A fragments); lower it for paths
+        /// with a small MTU (tunnels, VPNs).
+        public var maximumPayloadSize: Int
 
         /// Creates a configuration.
         public init(bindHost: String = "0.0.0.0", includeLoopback: Bool = true, stunServer: TransportAddress? = nil,
                     sendVideo: Bool = true, sendAudio: Bool = true, profileLevelID: String = "42e01f",
                     videoBitrateKbps: Int = 2500, audioBitrateKbps: Int = 64, cname: String = "stream",
-                    consentInterval: Duration = .seconds(5), consentTimeout: Duration = .seconds(30)) {
+                    consentInterval: Duration = .seconds(5), consentTimeout: Duration = .seconds(30),
+                    maximumPayloadSize: Int = 1200) {
             self.bindHost = bindHost
             self.includeLoopback = includeLoopback
             self.stunServer = stunServer
@@ -49,6 +53,7 @@ public final class WebRTCPublisher: Sendable {
             self.cname = cname
             self.consentInterval = consentInterval
             self.consentTimeout = consentTimeout
+            self.maximumPayloadSize = min(max(maximumPayloadSize, 100), 1400)
         }
     }
 

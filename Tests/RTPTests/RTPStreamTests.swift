@@ -70,8 +70,9 @@ struct PacerTests {
 struct LossBasedBitrateTests {
     @Test func fallsWithLossHoldsInBetweenAndRecovers() {
         var estimate = LossBasedBitrate(maximumKbps: 2500)
-        #expect(estimate.report(lossRatio: 0.2) == 2250)  // 10 % less: half the loss
-        #expect(estimate.report(lossRatio: 0.05) == 2250)  // between 2 % and 10 %: hold
+        #expect(estimate.report(lossRatio: 0.2) == 2000)  // 20 % less: the loss fraction
+        #expect(estimate.report(lossRatio: 0.015) == 2000)  // between 1 % and 2 %: hold
+        #expect(estimate.report(lossRatio: 0.05) == 1900)
         for _ in 0..<20 { estimate.report(lossRatio: 0.5) }
         #expect(estimate.estimateKbps == 500)  // the floor
         for _ in 0..<40 { estimate.report(lossRatio: 0) }

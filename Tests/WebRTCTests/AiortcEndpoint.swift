@@ -83,6 +83,7 @@ struct AiortcEndpoint {
             self.publisher = None
             self.aiortc = None
             self.started = None
+            self.vanished = set()
         async def start(self):
             loop = asyncio.get_running_loop()
             self.a, _ = await loop.create_datagram_endpoint(lambda: Side(self, "a"), local_addr=("127.0.0.1", 0))
@@ -94,8 +95,15 @@ struct AiortcEndpoint {
             now = time.time()
             if media and self.started is None:
                 self.started = now
-            lossy = media and self.started is not None and now - self.started < LOSS_SECONDS
-            if lossy and random.random() < LOSS:
+            elapsed = now - self.started if self.started is not None else -1
+            lossy = media and 0 <= elapsed < LOSS_SECONDS
+            # Halfway through the loss, 0.3 s of the publisher's RTP vanishes for good (its resends too): aiortc's
+            # jitter buffer waits for the gap until 512 packets later, then gives up and asks for a keyframe (PLI).
+            rtp = media and side == "a" and not (192 <= data[1] <= 223)
+            key = (data[8:12], data[2:4]) if rtp else None
+            if rtp and LOSS_SECONDS / 2 <= elapsed < LOSS_SECONDS / 2 + 0.3:
+                self.vanished.add(key)
+            if (rtp and key in self.vanished) or (lossy and random.random() < LOSS):
                 results["relay_dropped"] += 1
                 return
             results["relay_forwarded"] += 1
