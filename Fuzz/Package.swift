@@ -14,6 +14,9 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzServerSession", [.product(name: "RTMP", package: "Stream")]),
     ("FuzzSettings", [.product(name: "StreamCore", package: "Stream")]),
     ("FuzzIngestURL", [.product(name: "StreamCore", package: "Stream")]),
+    ("FuzzSDP", [.product(name: "SDP", package: "Stream")]),
+    ("FuzzSTUN", [.product(name: "ICE", package: "Stream")]),
+    ("FuzzRTCP", [.product(name: "RTP", package: "Stream")]),
 ]
 
 let package = Package(
@@ -27,7 +30,9 @@ let package = Package(
         .executableTarget(
             name: "MakeCorpus",
             dependencies: ["FuzzSupport", .product(name: "RTMP", package: "Stream"),
-                           .product(name: "FLV", package: "Stream"), .product(name: "StreamCore", package: "Stream")]),
+                           .product(name: "FLV", package: "Stream"), .product(name: "StreamCore", package: "Stream"),
+                           .product(name: "SDP", package: "Stream"), .product(name: "ICE", package: "Stream"),
+                           .product(name: "RTP", package: "Stream")]),
     ] + fuzzTargets.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies) },
     swiftLanguageModes: [.v6]
 )

@@ -22,8 +22,8 @@ public enum RTCPPacket: Sendable, Hashable {
     case fullIntraRequest(senderSSRC: UInt32, entries: [(ssrc: UInt32, sequence: UInt8)])
     /// Receiver Estimated Maximum Bitrate (PT 206, FMT 15, "REMB"), in bits per second.
     case estimatedMaximumBitrate(senderSSRC: UInt32, bitsPerSecond: UInt64, ssrcs: [UInt32])
-    /// Anything else, by packet type and format/count field.
-    case other(packetType: UInt8, format: UInt8)
+    /// Anything else, by packet type and format/count field, with its body (after the 4-byte header).
+    case other(packetType: UInt8, format: UInt8, body: [UInt8])
 
     /// Packet types (RFC 3550 §12.1, RFC 4585 §6.1).
     enum PacketType {
@@ -119,14 +119,19 @@ public enum RTCPPacket: Sendable, Hashable {
             guard let sender = reader.readUInt32(), let media = reader.readUInt32() else {
                 throw RTPError("an RTCP feedback message is cut short")
             }
-            return try feedback(type: type, format: count, sender: sender, media: media, reader: &reader)
+            var rest = reader
+            if let packet = try feedback(type: type, format: count, sender: sender, media: media, reader: &rest) {
+                return packet
+            }
+            return .other(packetType: type, format: count, body: Array(body.bytes[body.readerIndex...]))
         default:
-            return .other(packetType: type, format: count)
+            return .other(packetType: type, format: count, body: Array(body.bytes[body.readerIndex...]))
         }
     }
 
+    /// A feedback message this publisher reads, or nil for another (kept as `.other` with its body).
     private static func feedback(type: UInt8, format: UInt8, sender: UInt32, media: UInt32,
-                                 reader: inout ByteReader) throws(RTPError) -> RTCPPacket {
+                                 reader: inout ByteReader) throws(RTPError) -> RTCPPacket? {
         switch (type, format) {
         case (PacketType.transportFeedback, 1):
             // RFC 4585 §6.2.1: PID and a bitmask of the 16 following losses.
@@ -148,7 +153,7 @@ public enum RTCPPacket: Sendable, Hashable {
             return .fullIntraRequest(senderSSRC: sender, entries: entries)
         case (PacketType.payloadFeedback, 15):
             // draft-alvestrand-rmcat-remb §2.2: "REMB", SSRC count, 6-bit exponent, 18-bit mantissa, SSRCs.
-            guard reader.readBytes(4) == Array("REMB".utf8) else { return .other(packetType: type, format: format) }
+            guard reader.readBytes(4) == Array("REMB".utf8) else { return nil }
             guard let count = reader.readUInt8(), let packed = reader.readUInt24() else {
                 throw RTPError("an RTCP REMB is cut short")
             }
@@ -162,7 +167,7 @@ public enum RTCPPacket: Sendable, Hashable {
             let bits = exponent >= 46 ? UInt64.max : mantissa << UInt64(exponent)
             return .estimatedMaximumBitrate(senderSSRC: sender, bitsPerSecond: bits, ssrcs: ssrcs)
         default:
-            return .other(packetType: type, format: format)
+            return nil
         }
     }
 
@@ -190,7 +195,10 @@ public enum RTCPPacket: Sendable, Hashable {
         case .sourceDescription(let chunks):
             header(UInt8(chunks.count), PacketType.sourceDescription)
             for chunk in chunks {
-                let name = Array(chunk.cname.utf8.prefix(255))
+                // At most 255 bytes, cut at a character boundary so that the name reads back the same.
+                var cname = Substring(chunk.cname)
+                while cname.utf8.count > 255 { cname = cname.dropLast() }
+                let name = Array(cname.utf8)
                 writer.writeUInt32(chunk.ssrc)
                 writer.writeUInt8(1)
                 writer.writeUInt8(UInt8(name.count))
@@ -248,8 +256,9 @@ public enum RTCPPacket: Sendable, Hashable {
             }
             writer.writeUInt24(exponent << 18 | UInt32(mantissa))
             for ssrc in ssrcs { writer.writeUInt32(ssrc) }
-        case .other(let type, let format):
+        case .other(let type, let format, let body):
             header(format, type)
+            writer.writeBytes(body.prefix((body.count / 4) * 4))  // whole words only, as the length counts
         }
         var bytes = writer.bytes
         let words = bytes.count / 4 - 1

@@ -97,8 +97,13 @@ public struct SessionDescription: Sendable, Hashable {
         var number = 0
         for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw[...]
+            var line = raw[...]
+            while line.hasSuffix("\r") { line = line.dropLast() }  // stray CRs before the line end are not content
             if line.isEmpty { continue }
+            // RFC 8866 §9: no field may hold CR, LF or NUL.
+            guard !line.contains("\r"), !line.contains("\0") else {
+                throw SDPError(.malformed, "SDP line \(number) holds a carriage return or NUL inside it")
+            }
             guard line.count >= 2, let type = line.first, type.isASCII, type.isLetter,
                   line[line.index(after: line.startIndex)] == "=" else {
                 throw SDPError(.malformed, "SDP line \(number) is not of the form x=value: "

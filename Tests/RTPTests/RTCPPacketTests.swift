@@ -86,4 +86,20 @@ struct RTCPPacketTests {
         #expect(NTPTime.roundTrip(block, arrival: 0x20000) == 0.5)
         #expect(NTPTime.timestamp(unixNanoseconds: 1_500_000_000) == (UInt64(2_208_988_801) << 32 | 0x8000_0000))
     }
+
+    /// Found by FuzzRTCP: a payload-specific feedback message of format 15 that is not a REMB is kept whole, so it
+    /// encodes back to what was read.
+    @Test func unknownFeedbackKeepsItsBody() throws {
+        let bytes: [UInt8] = [
+            0x8F, 0xCE, 0x00, 0x05,  // FMT=15 (application layer), PT=206, length 5
+            0x00, 0x00, 0x00, 0x01,  // sender SSRC
+            0x00, 0x00, 0x00, 0x00,  // media SSRC
+            0x52, 0x45, 0x5D, 0x42,  // "RE]B": not a REMB
+            0x01, 0x0E, 0xDC, 0x6C,
+            0x00, 0x00, 0x00, 0x02,
+        ]
+        let packets = try RTCPPacket.decodeCompound(bytes)
+        #expect(packets == [.other(packetType: 206, format: 15, body: Array(bytes[4...]))])
+        #expect(packets.flatMap(\.encoded) == bytes)
+    }
 }

@@ -39,6 +39,16 @@ struct WHIPOfferTests {
         #expect(parsed.media[1].attribute("mid") == "1")
     }
 
+    /// Found by FuzzSDP: carriage returns before a line's end are not part of its value, however many there are.
+    @Test func strayCarriageReturnsDoNotChangeWhatPrints() throws {
+        let parsed = try SessionDescription(parsing: "v=0\r\r\r\no=- 1 1 IN IP4 0.0.0.0\r\r\n")
+        #expect(parsed.session == [.init("v", "0"), .init("o", "- 1 1 IN IP4 0.0.0.0")])
+        #expect(try SessionDescription(parsing: parsed.text) == parsed)
+        // A carriage return inside a line (found by FuzzSDP after an m= line's formats) is malformed.
+        #expect(throws: SDPError.self) { try SessionDescription(parsing: "v=0\r\nm=audio 9 RTP/AVP 111\r \n") }
+        #expect(throws: SDPError.self) { try SessionDescription(parsing: "v=0\r\ns=a\u{0}b\r\n") }
+    }
+
     @Test func videoOnlyOfferHasOneSection() {
         var offer = sampleOffer
         offer.audio = nil
