@@ -1,72 +1,33 @@
 import Foundation
-import TestSupport
 
-/// aiortc (PyPI, pinned in scripts/requirements-test.txt) as a WHIP endpoint: a small HTTP/1.1 server over asyncio
-/// that answers a POSTed offer with 201, an answer and a Location, receives the media, and on DELETE writes what it
-/// got to `results.json`: frames decoded (with some saved as RGB and their arrival times), the audio's dominant
-/// frequency, frames decoded per second. With a loss rate it puts a lossy UDP relay between the publisher and
-/// aiortc by rewriting the candidates in the offer and the answer.
-struct AiortcEndpoint {
-    let directory: URL
-    let process: BackgroundProcess
-    let port: Int
-    let token: String
-
+/// aiortc (PyPI, pinned in scripts/requirements-test.txt) as a WHIP endpoint: it receives the media and reports
+/// frames decoded (some saved as RGB with their arrival times, and a count per second) and the audio's dominant
+/// frequency. With a loss rate it puts a lossy UDP relay between the publisher and aiortc by rewriting the
+/// candidates in the offer and the answer; halfway through the lossy time 0.3 s of the publisher's RTP vanishes for
+/// good (resends too), which aiortc answers with a PLI.
+enum AiortcEndpoint {
     /// Starts the endpoint.
     /// - Parameters:
     ///   - loss: the fraction of media datagrams (SRTP/SRTCP) the relay drops each way; 0 for no relay.
     ///   - delay: one-way delay the relay adds, in seconds.
     ///   - lossSeconds: how long after the first media datagram the loss lasts.
-    init(loss: Double = 0, delay: Double = 0, lossSeconds: Double = 0) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("aiortc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let script = directory.appendingPathComponent("whip_endpoint.py")
-        try Self.script.write(to: script, atomically: true, encoding: .utf8)
-        token = UUID().uuidString
-        process = try BackgroundProcess("python3", [script.path, directory.path, token, String(loss), String(delay),
-                                                    String(lossSeconds)],
-                                        errorLog: directory.appendingPathComponent("stderr.log").path)
-        let line = try process.readLine(timeout: 30)
-        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
-            throw Subprocess.Failure(description: "the aiortc endpoint said \"\(line)\"; see \(directory.path)")
-        }
-        self.port = port
+    static func start(loss: Double = 0, delay: Double = 0, lossSeconds: Double = 0) throws -> WHIPTestEndpoint {
+        try WHIPTestEndpoint(name: "aiortc", peer: peer, arguments: [String(loss), String(delay), String(lossSeconds)])
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/whip")! }
+    static let peer = #"""
 
-    /// The endpoint's standard error, for failure messages.
-    var log: String {
-        (try? String(contentsOf: directory.appendingPathComponent("stderr.log"), encoding: .utf8)) ?? ""
-    }
-
-    /// Waits for the endpoint to write its results after DELETE, and reads them.
-    func results() throws -> [String: Any] {
-        _ = process.waitForExit(timeout: 30)
-        let data = try Data(contentsOf: directory.appendingPathComponent("results.json"))
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
-    }
-
-    /// One saved frame's RGB bytes.
-    func frame(named name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: directory.appendingPathComponent(name)))
-    }
-
-    static let script = #"""
-    import asyncio, json, os, random, sys, time
     import numpy as np
     import aioice.ice
     # FIELD-NOTES: aioice offers only non-loopback addresses by default.
     aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=False: ["127.0.0.1"]
     from aiortc import RTCPeerConnection, RTCSessionDescription
 
-    OUT, TOKEN = sys.argv[1], sys.argv[2]
-    LOSS, DELAY, LOSS_SECONDS = float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
-    results = {"frames": 0, "saved": [], "audio_rate": 0, "audio_hz": None, "deleted": False, "refused": 0,
-               "per_second": [], "relay_dropped": 0, "relay_forwarded": 0}
+    LOSS, DELAY, LOSS_SECONDS = float(ARGS[0]), float(ARGS[1]), float(ARGS[2])
+    results.update({"frames": 0, "saved": [], "audio_rate": 0, "audio_hz": None, "per_second": [],
+                    "relay_dropped": 0, "relay_forwarded": 0})
     audio = []
     first_frame = [None]
-    finished = asyncio.Event()
     pcs = []
 
     class Side(asyncio.DatagramProtocol):
@@ -169,62 +130,30 @@ struct AiortcEndpoint {
             samples = frame.to_ndarray().reshape(-1, channels)[:, 0]
             audio.append(samples.astype(np.float32) / 32768.0)
 
-    def respond(writer, status, body=b"", headers=()):
-        reason = {200: "OK", 201: "Created", 401: "Unauthorized", 404: "Not Found"}.get(status, "Error")
-        head = "HTTP/1.1 %d %s\r\nContent-Length: %d\r\nConnection: close\r\n" % (status, reason, len(body))
-        for name, value in headers:
-            head += "%s: %s\r\n" % (name, value)
-        writer.write(head.encode() + b"\r\n" + body)
+    async def on_offer(offer):
+        if relay is not None:
+            offer = relay.rewrite(offer, "offer")
+        pc = RTCPeerConnection()
+        pcs.append(pc)
 
-    async def handle(reader, writer):
-        try:
-            head = await reader.readuntil(b"\r\n\r\n")
-            lines = head.decode().split("\r\n")
-            method, path = lines[0].split(" ")[:2]
-            headers = {}
-            for line in lines[1:]:
-                if ":" in line:
-                    name, value = line.split(":", 1)
-                    headers[name.strip().lower()] = value.strip()
-            body = await reader.readexactly(int(headers.get("content-length", "0")))
-            if headers.get("authorization") != "Bearer " + TOKEN:
-                results["refused"] += 1
-                respond(writer, 401, b"bad token")
-            elif method == "DELETE" and path == "/whip/session":
-                results["deleted"] = True
-                respond(writer, 200)
-                finished.set()
-            elif method == "POST" and path == "/whip":
-                offer = body.decode()
-                if relay is not None:
-                    offer = relay.rewrite(offer, "offer")
-                pc = RTCPeerConnection()
-                pcs.append(pc)
-                @pc.on("track")
-                def on_track(track):
-                    asyncio.ensure_future(consume_video(track) if track.kind == "video" else consume_audio(track))
-                await pc.setRemoteDescription(RTCSessionDescription(offer, "offer"))
-                await pc.setLocalDescription(await pc.createAnswer())
-                answer = pc.localDescription.sdp
-                if relay is not None:
-                    answer = relay.rewrite(answer, "answer")
-                respond(writer, 201, answer.encode(), [("Content-Type", "application/sdp"),
-                                                       ("Location", "/whip/session")])
-            else:
-                respond(writer, 404)
-            await writer.drain()
-        finally:
-            writer.close()
+        @pc.on("track")
+        def on_track(track):
+            asyncio.ensure_future(consume_video(track) if track.kind == "video" else consume_audio(track))
 
-    async def main():
+        await pc.setRemoteDescription(RTCSessionDescription(offer, "offer"))
+        await pc.setLocalDescription(await pc.createAnswer())
+        answer = pc.localDescription.sdp
+        if relay is not None:
+            answer = relay.rewrite(answer, "answer")
+        return answer
+
+
+    async def setup():
         if relay is not None:
             await relay.start()
-        server = await asyncio.start_server(handle, "127.0.0.1", 0)
-        print("PORT %d" % server.sockets[0].getsockname()[1], flush=True)
-        try:
-            await asyncio.wait_for(finished.wait(), timeout=120)
-        except asyncio.TimeoutError:
-            pass
+
+
+    async def teardown():
         await asyncio.sleep(0.2)
         if audio:
             samples = np.concatenate(audio)
@@ -236,9 +165,5 @@ struct AiortcEndpoint {
                 results["audio_seconds"] = len(samples) / rate
         for pc in pcs:
             await pc.close()
-        with open(os.path.join(OUT, "results.json"), "w") as f:
-            json.dump(results, f)
-
-    asyncio.run(main())
     """#
 }

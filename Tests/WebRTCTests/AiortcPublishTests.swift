@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Media
 import TestSupport
 import Testing
@@ -14,20 +11,20 @@ struct AiortcPublishTests {
     /// Publishes 4 s of the test sources; aiortc decodes them.
     @Test(.timeLimit(.minutes(1)))
     func aiortcDecodesThePatternAndTheToneWithinAFrameOrTwo() async throws {
-        let endpoint = try AiortcEndpoint()
+        let endpoint = try AiortcEndpoint.start()
         let source = try TestMediaSource()
         let loop = try EventLoop(name: "webrtc-test")
         defer { loop.shutdown() }
         let publisher = try await WebRTCPublisher.make(
             configuration: .init(bindHost: "127.0.0.1", profileLevelID: source.profileLevelID, videoBitrateKbps: 1000),
             on: loop)
-        let answer = try await post(try await publisher.makeOffer(), to: endpoint)
+        let answer = try await endpoint.post(try await publisher.makeOffer())
         try await publisher.accept(answer: answer)
         try await publisher.waitUntilConnected()
         async let following: Void = source.follow(publisher.events)
         try await source.run(seconds: 4, to: publisher)
         let statistics = await publisher.statistics()
-        try await delete(endpoint)
+        try await endpoint.delete()
         await publisher.close()
         await following
         let results = try endpoint.results()
@@ -49,7 +46,7 @@ struct AiortcPublishTests {
             let width = entry["width"] as? Int ?? 0
             let height = entry["height"] as? Int ?? 0
             #expect(width == 640 && height == 360)
-            let rgb = try endpoint.frame(named: entry["file"] as? String ?? "")
+            let rgb = try endpoint.file(named: entry["file"] as? String ?? "")
             guard rgb.count == width * height * 3 else { continue }
             func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
                 let offset = (y * width + x) * 3
@@ -83,7 +80,7 @@ struct AiortcPublishTests {
     /// decoded, and the bitrate comes down and climbs back.
     @Test(.timeLimit(.minutes(1)))
     func aLossyPathIsRepairedAndTheBitrateFollowsIt() async throws {
-        let endpoint = try AiortcEndpoint(loss: 0.05, delay: 0.05, lossSeconds: 8)
+        let endpoint = try AiortcEndpoint.start(loss: 0.05, delay: 0.05, lossSeconds: 8)
         let source = try TestMediaSource(bitrateKbps: 1500)
         let loop = try EventLoop(name: "webrtc-lossy")
         defer { loop.shutdown() }
@@ -93,13 +90,13 @@ struct AiortcPublishTests {
             configuration: .init(bindHost: "127.0.0.1", profileLevelID: source.profileLevelID, videoBitrateKbps: 1500,
                                  maximumPayloadSize: 200),
             on: loop)
-        let answer = try await post(try await publisher.makeOffer(), to: endpoint)
+        let answer = try await endpoint.post(try await publisher.makeOffer())
         try await publisher.accept(answer: answer)
         try await publisher.waitUntilConnected()
         async let following: Void = source.follow(publisher.events)
         try await source.run(seconds: 16, to: publisher)
         let statistics = await publisher.statistics()
-        try await delete(endpoint)
+        try await endpoint.delete()
         await publisher.close()
         await following
         let results = try endpoint.results()
@@ -125,25 +122,5 @@ struct AiortcPublishTests {
         let lowestIndex = bitrates.firstIndex(of: lowest) ?? 0
         #expect((bitrates.last ?? 0) > lowest, "the estimate never climbed back: \(bitrates)")
         #expect(bitrates[lowestIndex...].contains { $0 > lowest })
-    }
-
-    private func post(_ offer: String, to endpoint: AiortcEndpoint) async throws -> String {
-        var request = URLRequest(url: endpoint.url)
-        request.httpMethod = "POST"
-        request.setValue("application/sdp", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer \(endpoint.token)", forHTTPHeaderField: "Authorization")
-        request.httpBody = Data(offer.utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
-        #expect(http.statusCode == 201)
-        #expect(http.value(forHTTPHeaderField: "Location") == "/whip/session")
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private func delete(_ endpoint: AiortcEndpoint) async throws {
-        var request = URLRequest(url: endpoint.url.appendingPathComponent("session"))
-        request.httpMethod = "DELETE"
-        request.setValue("Bearer \(endpoint.token)", forHTTPHeaderField: "Authorization")
-        _ = try await URLSession.shared.data(for: request)
     }
 }

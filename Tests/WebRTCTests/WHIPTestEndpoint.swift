@@ -1,0 +1,113 @@
+import Foundation
+import TestSupport
+
+/// A WHIP endpoint for tests, written in Python around an independent WebRTC stack (aiortc, or Chromium driven by
+/// Playwright): a small HTTP/1.1 server over asyncio that answers a POSTed offer (with the right bearer token) with
+/// `201 Created`, the peer's answer and a `Location`, and on DELETE of that location writes `results.json`.
+///
+/// The peer part of the script defines `setup()`, `on_offer(sdp) -> answer` and `teardown()`, and fills `results`.
+struct WHIPTestEndpoint {
+    let directory: URL
+    let process: BackgroundProcess
+    let port: Int
+    let token: String
+
+    /// Starts `python3` with the shared HTTP part and `peer`, passing `arguments` after the output directory and
+    /// the token (`sys.argv[3:]`).
+    init(name: String, peer: String, arguments: [String]) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let script = directory.appendingPathComponent("whip_endpoint.py")
+        try (Self.http + peer + "\nasyncio.run(main())\n").write(to: script, atomically: true, encoding: .utf8)
+        token = UUID().uuidString
+        process = try BackgroundProcess("python3", [script.path, directory.path, token] + arguments,
+                                        errorLog: directory.appendingPathComponent("stderr.log").path)
+        let line = try process.readLine(timeout: 60)
+        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
+            throw Subprocess.Failure(description: "the \(name) endpoint said \"\(line)\"; see \(directory.path)")
+        }
+        self.port = port
+    }
+
+    /// Where to POST the offer.
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/whip")! }
+
+    /// The endpoint's standard error, for failure messages.
+    var log: String {
+        (try? String(contentsOf: directory.appendingPathComponent("stderr.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Waits for the endpoint to write its results after DELETE, and reads them.
+    func results() throws -> [String: Any] {
+        _ = process.waitForExit(timeout: 30)
+        let data = try Data(contentsOf: directory.appendingPathComponent("results.json"))
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    /// A file the endpoint wrote.
+    func file(named name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: directory.appendingPathComponent(name)))
+    }
+
+    /// The HTTP side: WHIP's POST, DELETE and a page for a browser at `/`.
+    static let http = #"""
+    import asyncio, json, os, random, sys, time
+
+    OUT, TOKEN, ARGS = sys.argv[1], sys.argv[2], sys.argv[3:]
+    results = {"deleted": False, "refused": 0}
+    finished = asyncio.Event()
+    PAGE = b"<!doctype html><title>WHIP receiver</title><body></body>"
+
+    def respond(writer, status, body=b"", headers=()):
+        reason = {200: "OK", 201: "Created", 401: "Unauthorized", 404: "Not Found"}.get(status, "Error")
+        head = "HTTP/1.1 %d %s\r\nContent-Length: %d\r\nConnection: close\r\n" % (status, reason, len(body))
+        for name, value in headers:
+            head += "%s: %s\r\n" % (name, value)
+        writer.write(head.encode() + b"\r\n" + body)
+
+    async def handle(reader, writer):
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.decode().split("\r\n")
+            method, path = lines[0].split(" ")[:2]
+            headers = {}
+            for line in lines[1:]:
+                if ":" in line:
+                    name, value = line.split(":", 1)
+                    headers[name.strip().lower()] = value.strip()
+            body = await reader.readexactly(int(headers.get("content-length", "0")))
+            if method == "GET" and path == "/":
+                respond(writer, 200, PAGE, [("Content-Type", "text/html")])
+            elif headers.get("authorization") != "Bearer " + TOKEN:
+                results["refused"] += 1
+                respond(writer, 401, b"bad token")
+            elif method == "DELETE" and path == "/whip/session":
+                results["deleted"] = True
+                respond(writer, 200)
+                finished.set()
+            elif method == "POST" and path == "/whip":
+                answer = await on_offer(body.decode())
+                respond(writer, 201, answer.encode(), [("Content-Type", "application/sdp"),
+                                                       ("Location", "/whip/session")])
+            else:
+                respond(writer, 404)
+            await writer.drain()
+        finally:
+            writer.close()
+
+    async def main():
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        global PORT
+        PORT = server.sockets[0].getsockname()[1]
+        await setup()
+        print("PORT %d" % PORT, flush=True)
+        try:
+            await asyncio.wait_for(finished.wait(), timeout=120)
+        except asyncio.TimeoutError:
+            pass
+        await teardown()
+        with open(os.path.join(OUT, "results.json"), "w") as f:
+            json.dump(results, f)
+
+    """#
+}
