@@ -1,9 +1,6 @@
 import Foundation
 import Media
-import TestSupport
 import Testing
-import Transport
-import WebRTC
 
 /// The publisher against aiortc, an independent WebRTC stack, as a WHIP endpoint on loopback.
 @Suite(.serialized)
@@ -13,21 +10,7 @@ struct AiortcPublishTests {
     func aiortcDecodesThePatternAndTheToneWithinAFrameOrTwo() async throws {
         let endpoint = try AiortcEndpoint.start()
         let source = try TestMediaSource()
-        let loop = try EventLoop(name: "webrtc-test")
-        defer { loop.shutdown() }
-        let publisher = try await WebRTCPublisher.make(
-            configuration: .init(bindHost: "127.0.0.1", profileLevelID: source.profileLevelID, videoBitrateKbps: 1000),
-            on: loop)
-        let answer = try await endpoint.post(try await publisher.makeOffer())
-        try await publisher.accept(answer: answer)
-        try await publisher.waitUntilConnected()
-        async let following: Void = source.follow(publisher.events)
-        try await source.run(seconds: 4, to: publisher)
-        let statistics = await publisher.statistics()
-        try await endpoint.delete()
-        await publisher.close()
-        await following
-        let results = try endpoint.results()
+        let (statistics, results) = try await endpoint.broadcast(source, seconds: 4, videoBitrateKbps: 1000)
 
         let frames = results["frames"] as? Int ?? 0
         #expect(frames >= 100, "aiortc decoded \(frames) of 120 frames; log: \(endpoint.log.suffix(2000))")
@@ -82,24 +65,10 @@ struct AiortcPublishTests {
     func aLossyPathIsRepairedAndTheBitrateFollowsIt() async throws {
         let endpoint = try AiortcEndpoint.start(loss: 0.05, delay: 0.05, lossSeconds: 8)
         let source = try TestMediaSource(bitrateKbps: 1500)
-        let loop = try EventLoop(name: "webrtc-lossy")
-        defer { loop.shutdown() }
         // Small packets: aiortc asks for a keyframe only 512 packets after an unrepaired gap, and the test pattern
         // compresses well; at 200 bytes a packet that is about two seconds.
-        let publisher = try await WebRTCPublisher.make(
-            configuration: .init(bindHost: "127.0.0.1", profileLevelID: source.profileLevelID, videoBitrateKbps: 1500,
-                                 maximumPayloadSize: 200),
-            on: loop)
-        let answer = try await endpoint.post(try await publisher.makeOffer())
-        try await publisher.accept(answer: answer)
-        try await publisher.waitUntilConnected()
-        async let following: Void = source.follow(publisher.events)
-        try await source.run(seconds: 16, to: publisher)
-        let statistics = await publisher.statistics()
-        try await endpoint.delete()
-        await publisher.close()
-        await following
-        let results = try endpoint.results()
+        let (statistics, results) = try await endpoint.broadcast(source, seconds: 16, videoBitrateKbps: 1500,
+                                                                 maximumPayloadSize: 200)
 
         #expect((results["relay_dropped"] as? Int ?? 0) > 20)
         #expect(statistics.nacksReceived > 0, "\(statistics)")

@@ -18,7 +18,7 @@ enum ChromiumEndpoint {
         window.pc = pc;
         pc.ontrack = (event) => {
             const media = document.createElement(event.track.kind);
-            media.muted = true;
+            media.muted = event.track.kind === "video";
             media.autoplay = true;
             media.srcObject = new MediaStream([event.track]);
             document.body.appendChild(media);
