@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "SRTP", targets: ["SRTP"]),
         .library(name: "Opus", targets: ["Opus"]),
         .library(name: "WebRTC", targets: ["WebRTC"]),
+        .library(name: "WHIP", targets: ["WHIP"]),
         .executable(name: "stream", targets: ["stream"]),
     ],
     targets: [
@@ -71,6 +72,8 @@ let package = Package(
         .target(name: "SDP", swiftSettings: strict),
         .target(name: "ICE", dependencies: ["Digest"], swiftSettings: strict),
         .target(name: "RTP", dependencies: ["ByteIO"], swiftSettings: strict),
+        // WHIP's HTTP exchange (RFC 9725) without I/O: the requests to send and what the responses mean.
+        .target(name: "WHIP", swiftSettings: strict),
 
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
@@ -156,6 +159,7 @@ let package = Package(
         .testTarget(name: "SDPTests", dependencies: ["SDP"], swiftSettings: strict),
         .testTarget(name: "ICETests", dependencies: ["ICE"], swiftSettings: strict),
         .testTarget(name: "RTPTests", dependencies: ["RTP"], swiftSettings: strict),
+        .testTarget(name: "WHIPTests", dependencies: ["WHIP"], swiftSettings: strict),
         .testTarget(name: "WebRTCTests",
                     dependencies: ["WebRTC", "Encoders", "Media", "Opus", "Transport", "Locking", "TestSupport"],
                     swiftSettings: strict),
