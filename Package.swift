@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(name: "WebRTCTests",
                     dependencies: ["WebRTC", "Encoders", "Media", "Opus", "Transport", "Locking", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP"], swiftSettings: strict),
+        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "OpusTests",
                     dependencies: ["Opus", "Encoders", "Media",
                                    .target(name: "COpus", condition: .when(platforms: [.linux]))],
