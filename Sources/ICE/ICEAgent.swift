@@ -127,7 +127,6 @@ public struct ICEAgent: Sendable {
         var remoteUfrag: String
         var remotePwd: [UInt8]
         var selected: TransportAddress
-        var pairs: [Pair]
         var lastConsent: Duration
         var nextConsent: Duration
     }
@@ -443,7 +442,7 @@ public struct ICEAgent: Sendable {
             return true
         }
         state = .connected(Connected(remoteUfrag: checking.remoteUfrag, remotePwd: checking.remotePwd,
-                                     selected: address, pairs: checking.pairs, lastConsent: now,
+                                     selected: address, lastConsent: now,
                                      nextConsent: now + configuration.consentInterval))
         return [.connected(address)]
     }

@@ -66,7 +66,14 @@ final class PublisherPeer {
     /// Sequence numbers already NACKed: a receiver repeats a NACK until the packet comes, and a repeat is not a new
     /// loss. Bounded: cleared when it passes 4096 entries.
     private var nacked: Set<UInt32> = []
-    private(set) var statistics = WebRTCStatistics()
+    private var counters = WebRTCStatistics()
+
+    /// The counters, with the pacer's and the socket's drops.
+    var statistics: WebRTCStatistics {
+        var statistics = counters
+        statistics.dropped = pacer.dropped + (socket?.sendDrops ?? 0)
+        return statistics
+    }
 
     init(configuration: WebRTCPublisher.Configuration, loop: EventLoop,
          emit: @escaping @Sendable (WebRTCEvent) -> Void) throws(WebRTCError) {
@@ -88,7 +95,7 @@ final class PublisherPeer {
         packetizer = H264Packetizer(maximumPayloadSize: configuration.maximumPayloadSize)
         pacer = Pacer(bitsPerSecond: (configuration.videoBitrateKbps + configuration.audioBitrateKbps) * 1000)
         estimate = LossBasedBitrate(maximumKbps: configuration.videoBitrateKbps)
-        statistics.estimateKbps = estimate.estimateKbps
+        counters.estimateKbps = estimate.estimateKbps
     }
 
     // MARK: - Signalling
@@ -193,7 +200,7 @@ final class PublisherPeer {
     /// Packetizes, protects and queues one H.264 access unit.
     func send(video packet: EncodedVideoPacket) {
         guard case .connected(var media) = phase, var stream = media.streams.video else {
-            statistics.droppedBeforeConnected += 1
+            counters.droppedBeforeConnected += 1
             return
         }
         let payloads = packetizer.payloads(for: AnnexB.split(packet.data))
@@ -201,7 +208,7 @@ final class PublisherPeer {
                                      mediaTimeMilliseconds: packet.pts, markLast: true)
         media.streams.video = stream
         media.streams.videoLastSent = (packet.pts, now)
-        statistics.videoFrames += 1
+        counters.videoFrames += 1
         queue(packets, priority: .normal, media: media)
         phase = .connected(media)
         pump()
@@ -210,7 +217,7 @@ final class PublisherPeer {
     /// Protects and queues one Opus packet (RFC 7587: one per RTP packet, 48 kHz timestamps).
     func send(audio packet: EncodedAudioPacket) {
         guard case .connected(var media) = phase, var stream = media.streams.audio else {
-            statistics.droppedBeforeConnected += 1
+            counters.droppedBeforeConnected += 1
             return
         }
         let milliseconds = packet.ptsMilliseconds
@@ -218,7 +225,7 @@ final class PublisherPeer {
                                      mediaTimeMilliseconds: milliseconds, markLast: false)
         media.streams.audio = stream
         media.streams.audioLastSent = (milliseconds, now)
-        statistics.audioPackets += 1
+        counters.audioPackets += 1
         queue(packets, priority: .high, media: media)
         phase = .connected(media)
         pump()
@@ -228,18 +235,15 @@ final class PublisherPeer {
         for packet in packets {
             guard let protected = try? media.outbound.protect(rtp: packet.encoded) else { continue }
             pacer.enqueue(protected, priority: priority, now: now)
-            statistics.packetsSent += 1
-            statistics.bytesSent += protected.count
+            counters.packetsSent += 1
+            counters.bytesSent += protected.count
             sentSinceReport += 1
         }
     }
 
     private func pump() {
         guard case .connected(let media) = phase, let socket else { return }
-        for datagram in pacer.dequeue(now: now) where !socket.send(datagram, to: media.remote) {
-            statistics.dropped += 1
-        }
-        statistics.dropped = max(statistics.dropped, pacer.dropped + socket.sendDrops)
+        for datagram in pacer.dequeue(now: now) { socket.send(datagram, to: media.remote) }
         rearm()
     }
 
@@ -308,13 +312,13 @@ final class PublisherPeer {
             switch packet {
             case .receiverReport(_, let blocks), .senderReport(_, _, _, _, _, let blocks):
                 for block in blocks where block.ssrc == media.streams.video?.ssrc {
-                    statistics.receiverReports += 1
-                    statistics.reportedLoss = block.lossRatio
+                    counters.receiverReports += 1
+                    counters.reportedLoss = block.lossRatio
                     let arrival = NTPTime.middle(Self.wallclockNTP())
-                    if let rtt = NTPTime.roundTrip(block, arrival: arrival) { statistics.roundTrip = rtt }
+                    if let rtt = NTPTime.roundTrip(block, arrival: arrival) { counters.roundTrip = rtt }
                 }
             case .nack(_, let ssrc, let lost) where ours.contains(ssrc):
-                statistics.nacksReceived += 1
+                counters.nacksReceived += 1
                 if nacked.count > 4096 { nacked.removeAll(keepingCapacity: true) }
                 for sequence in lost where nacked.insert(ssrc &* 65536 &+ UInt32(sequence)).inserted {
                     nackedSinceReport += 1
@@ -322,18 +326,18 @@ final class PublisherPeer {
                 var resent: [RTPPacket] = []
                 if ssrc == media.streams.video?.ssrc { resent = media.streams.video?.retransmissions(for: lost) ?? [] }
                 if ssrc == media.streams.audio?.ssrc { resent = media.streams.audio?.retransmissions(for: lost) ?? [] }
-                statistics.retransmitted += resent.count
-                statistics.missedRetransmissions += lost.count - resent.count
+                counters.retransmitted += resent.count
+                counters.missedRetransmissions += lost.count - resent.count
                 for packet in resent {
                     if let protected = try? media.outbound.protect(rtp: packet.encoded) {
                         pacer.enqueue(protected, priority: .high, now: now)
                     }
                 }
             case .pictureLossIndication(_, let ssrc) where ssrc == media.streams.video?.ssrc:
-                statistics.keyframeRequests += 1
+                counters.keyframeRequests += 1
                 emit(.keyframeRequested)
             case .fullIntraRequest(_, let entries) where entries.contains { $0.ssrc == media.streams.video?.ssrc }:
-                statistics.keyframeRequests += 1
+                counters.keyframeRequests += 1
                 emit(.keyframeRequested)
             case .estimatedMaximumBitrate(_, let bits, _):
                 estimate.receiverEstimate(bitsPerSecond: bits)
@@ -399,8 +403,8 @@ final class PublisherPeer {
         sentSinceReport = 0
         nackedSinceReport = 0
         let before = estimate.estimateKbps
-        let kbps = estimate.report(lossRatio: max(nackLoss, statistics.reportedLoss))
-        statistics.estimateKbps = kbps
+        let kbps = estimate.report(lossRatio: max(nackLoss, counters.reportedLoss))
+        counters.estimateKbps = kbps
         if kbps != before {
             pacer.setRate(bitsPerSecond: (kbps + configuration.audioBitrateKbps) * 1000)
             emit(.bitrateEstimate(kbps: kbps))
