@@ -267,9 +267,11 @@ final class PublisherPeer {
 
     private func receiveDTLS(_ bytes: [UInt8], from source: UDPAddress) {
         guard case .connecting(var connecting) = phase else {
-            if case .connected(let media) = phase, let output = try? media.dtls.receive(bytes), output.closed {
-                fail(WebRTCError(.ice, "the endpoint closed the DTLS association (close_notify)"))
-            }
+            // After the handshake: a peer that missed our last flight sends its own again (OpenSSL answers with
+            // ours), or it closes the association.
+            guard case .connected(let media) = phase, let output = try? media.dtls.receive(bytes) else { return }
+            for datagram in output.datagrams { socket?.send(datagram, to: source) }
+            if output.closed { fail(WebRTCError(.ice, "the endpoint closed the DTLS association (close_notify)")) }
             return
         }
         if connecting.remote == nil { connecting.remote = source }
