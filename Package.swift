@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", "Digest"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
         .testTarget(name: "SDPTests", dependencies: ["SDP"], swiftSettings: strict),
-        .testTarget(name: "ICETests", dependencies: ["ICE"], swiftSettings: strict),
+        .testTarget(name: "ICETests", dependencies: ["ICE", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RTPTests", dependencies: ["RTP"], swiftSettings: strict),
         .testTarget(name: "WHIPTests", dependencies: ["WHIP"], swiftSettings: strict),
         .testTarget(name: "WebRTCTests",
