@@ -96,7 +96,7 @@ let package = Package(
 
         // The WebRTC publisher: ICE, DTLS, SRTP and RTP over a UDP socket on the Transport event loop.
         .target(name: "WebRTC",
-                dependencies: ["SDP", "ICE", "RTP", "DTLS", "SRTP", "Transport", "Encoders", "FLV"],
+                dependencies: ["SDP", "ICE", "RTP", "DTLS", "SRTP", "WHIP", "Transport", "Encoders", "FLV"],
                 swiftSettings: strict),
 
         // Media: frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, test sources.
@@ -161,7 +161,8 @@ let package = Package(
         .testTarget(name: "RTPTests", dependencies: ["RTP"], swiftSettings: strict),
         .testTarget(name: "WHIPTests", dependencies: ["WHIP"], swiftSettings: strict),
         .testTarget(name: "WebRTCTests",
-                    dependencies: ["WebRTC", "Encoders", "Media", "Opus", "Transport", "Locking", "TestSupport"],
+                    dependencies: ["WebRTC", "WHIP", "Encoders", "Media", "Opus", "Transport", "Locking",
+                                   "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "OpusTests",

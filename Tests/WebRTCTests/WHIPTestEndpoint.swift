@@ -49,7 +49,8 @@ struct WHIPTestEndpoint {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))
     }
 
-    /// The HTTP side: WHIP's POST, DELETE and a page for a browser at `/`.
+    /// The HTTP side: WHIP's POST, DELETE and a page for a browser at `/`; `POST /whip/overloaded` answers 503 and
+    /// `POST /whip/broken` answers 201 with SDP that is not a usable answer.
     static let http = #"""
     import asyncio, json, os, random, sys, time
 
@@ -81,6 +82,11 @@ struct WHIPTestEndpoint {
             elif headers.get("authorization") != "Bearer " + TOKEN:
                 results["refused"] += 1
                 respond(writer, 401, b"bad token")
+            elif method == "POST" and path == "/whip/overloaded":
+                respond(writer, 503, b"overloaded, try later")
+            elif method == "POST" and path == "/whip/broken":
+                respond(writer, 201, b"v=0\r\no=- 1 1 IN IP4 0.0.0.0\r\nm=video 9 RTP/AVP 96\r\n",
+                        [("Content-Type", "application/sdp"), ("Location", "/whip/session")])
             elif method == "DELETE" and path == "/whip/session":
                 results["deleted"] = True
                 respond(writer, 200)
