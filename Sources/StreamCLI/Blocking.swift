@@ -78,9 +78,10 @@ final class InterruptSignal: Sendable {
             guard let limit else { return }
             let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) * 1e-18
             let deadline = DispatchTime.now() + seconds
-            DispatchQueue.global().asyncAfter(deadline: deadline) { [self] in
-                let expired = state.withLock { $0.waiters.removeValue(forKey: id) }
-                expired?.resume(returning: false)
+            // Weak: a signal that came first lets the waiter return and this object go before the timer fires.
+            DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
+                guard let self, let expired = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return }
+                expired.resume(returning: false)
             }
         }
     }
