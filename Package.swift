@@ -13,6 +13,10 @@ let package = Package(
         .library(name: "StreamCore", targets: ["StreamCore"]),
         .library(name: "ByteIO", targets: ["ByteIO"]),
         .library(name: "Digest", targets: ["Digest"]),
+        .library(name: "JSON", targets: ["JSON"]),
+        .library(name: "Identity", targets: ["Identity"]),
+        .library(name: "LiveProtocol", targets: ["LiveProtocol"]),
+        .library(name: "LiveShows", targets: ["LiveShows"]),
         .library(name: "AMF", targets: ["AMF"]),
         .library(name: "FLV", targets: ["FLV"]),
         .library(name: "RTMP", targets: ["RTMP"]),
@@ -56,6 +60,14 @@ let package = Package(
         // Hashes in pure Swift (SHA-256, HMAC-SHA256): the RTMP handshake, key tags, and later WebSocket and tokens.
         .target(name: "Digest", swiftSettings: strict),
         .target(name: "AMF", dependencies: ["ByteIO"], swiftSettings: strict),
+        // JSON (RFC 8259) values, a strict parser with line numbers, a compact writer.
+        .target(name: "JSON", swiftSettings: strict),
+        // HS256 JWT access tokens (RFC 7515/7519) and the secret they are signed with.
+        .target(name: "Identity", dependencies: ["JSON", "Digest"], swiftSettings: strict),
+        // The live-show protocol's values and JSON codec (docs/live-protocol.md), for the server and clients.
+        .target(name: "LiveProtocol", dependencies: ["JSON"], swiftSettings: strict),
+        // Live shows without I/O: declarations, roles, one state machine per show, the store protocol.
+        .target(name: "LiveShows", dependencies: ["LiveProtocol", "JSON", "Digest"], swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
         .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "FLV", "Digest"], swiftSettings: strict),
 
@@ -126,6 +138,10 @@ let package = Package(
         .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", "Digest"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
+        .testTarget(name: "IdentityTests", dependencies: ["Identity", "JSON"], swiftSettings: strict),
+        .testTarget(name: "LiveProtocolTests", dependencies: ["LiveProtocol", "JSON"], swiftSettings: strict),
+        .testTarget(name: "LiveShowsTests", dependencies: ["LiveShows", "LiveProtocol"], swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
