@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Identity", targets: ["Identity"]),
         .library(name: "LiveProtocol", targets: ["LiveProtocol"]),
         .library(name: "LiveShows", targets: ["LiveShows"]),
+        .library(name: "SQLiteShowStore", targets: ["SQLiteShowStore"]),
         .library(name: "AMF", targets: ["AMF"]),
         .library(name: "FLV", targets: ["FLV"]),
         .library(name: "RTMP", targets: ["RTMP"]),
@@ -46,6 +47,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", path: "Sources/CPulse",
                        providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.
         .target(name: "CTCPInfo", path: "Sources/CTCPInfo"),
 
@@ -68,6 +71,9 @@ let package = Package(
         .target(name: "LiveProtocol", dependencies: ["JSON"], swiftSettings: strict),
         // Live shows without I/O: declarations, roles, one state machine per show, the store protocol.
         .target(name: "LiveShows", dependencies: ["LiveProtocol", "JSON", "Digest"], swiftSettings: strict),
+        // The default show store: SQLite (WAL, schema migrations) under --data-dir.
+        .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],
+                swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
         .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "FLV", "Digest"], swiftSettings: strict),
 
@@ -142,6 +148,8 @@ let package = Package(
         .testTarget(name: "IdentityTests", dependencies: ["Identity", "JSON"], swiftSettings: strict),
         .testTarget(name: "LiveProtocolTests", dependencies: ["LiveProtocol", "JSON"], swiftSettings: strict),
         .testTarget(name: "LiveShowsTests", dependencies: ["LiveShows", "LiveProtocol"], swiftSettings: strict),
+        .testTarget(name: "SQLiteShowStoreTests",
+                    dependencies: ["SQLiteShowStore", "LiveShows", "LiveProtocol", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),

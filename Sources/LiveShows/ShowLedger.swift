@@ -32,7 +32,7 @@ public struct ShowLedger: Sendable {
         let book = books[name] ?? Book()
         let live = book.messages.filter { !book.deleted.contains($0.id) }
         return ShowRecord(epoch: epoch, seq: book.seq, history: Array(live.suffix(historyLimit)),
-                          pinned: book.pinned.flatMap { id in live.first { $0.id == id } }, slow: book.slow,
+                          pinned: book.pinned.flatMap { id in book.messages.first { $0.id == id } }, slow: book.slow,
                           bans: book.bans, timeouts: book.timeouts.filter { $0.value > now },
                           ingestKey: book.ingestKey, media: book.media)
     }
