@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "LiveProtocol", targets: ["LiveProtocol"]),
         .library(name: "LiveShows", targets: ["LiveShows"]),
         .library(name: "SQLiteShowStore", targets: ["SQLiteShowStore"]),
+        .library(name: "ShowServer", targets: ["ShowServer"]),
         .library(name: "AMF", targets: ["AMF"]),
         .library(name: "FLV", targets: ["FLV"]),
         .library(name: "RTMP", targets: ["RTMP"]),
@@ -71,6 +72,10 @@ let package = Package(
         .target(name: "LiveProtocol", dependencies: ["JSON"], swiftSettings: strict),
         // Live shows without I/O: declarations, roles, one state machine per show, the store protocol.
         .target(name: "LiveShows", dependencies: ["LiveProtocol", "JSON", "Digest"], swiftSettings: strict),
+        // The live-show driver: shows on an event loop, the store on a worker thread, the ingest's key checks.
+        .target(name: "ShowServer",
+                dependencies: ["LiveShows", "LiveProtocol", "Identity", "Transport", "Locking"],
+                swiftSettings: strict),
         // The default show store: SQLite (WAL, schema migrations) under --data-dir.
         .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],
                 swiftSettings: strict),
