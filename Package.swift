@@ -130,7 +130,7 @@ let package = Package(
 
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
-                dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV", "Broadcast", "Capture"],
+                dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV", "Broadcast", "Capture", "Identity"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
@@ -158,7 +158,8 @@ let package = Package(
                                    "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SQLiteShowStoreTests",
-                    dependencies: ["SQLiteShowStore", "LiveShows", "LiveProtocol", "TestSupport"], swiftSettings: strict),
+                    dependencies: ["SQLiteShowStore", "LiveShows", "LiveProtocol", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
@@ -166,7 +167,8 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AppLogicTests", dependencies: ["AppLogic"], swiftSettings: strict),
-        .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI", "Broadcast", "stream", "TestSupport"],
+        .testTarget(name: "StreamCLITests",
+                    dependencies: ["StreamCLI", "Broadcast", "stream", "TestSupport", "Identity"],
                     swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI",

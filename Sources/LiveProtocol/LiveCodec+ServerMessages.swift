@@ -180,7 +180,9 @@ extension LiveCodec {
             }
             return .grants(grants)
         }
-        if fields.has("key") { return .ingest(IngestEndpoint(url: try fields.string("url"), key: try fields.string("key"))) }
+        if fields.has("key") {
+            return .ingest(IngestEndpoint(url: try fields.string("url"), key: try fields.string("key")))
+        }
         if fields.has("until") { return .timedOut(until: try fields.integer("until")) }
         return .done
     }
@@ -224,7 +226,8 @@ extension LiveCodec {
 
     private static func decodeStanding(_ fields: FieldReader) throws(ShowError) -> SessionStanding {
         SessionStanding(user: try fields.optionalString("user"), name: try fields.string("name"),
-                        role: try fields.choice("role", Role.self), canWrite: try fields.bool("canWrite", default: false),
+                        role: try fields.choice("role", Role.self),
+                        canWrite: try fields.bool("canWrite", default: false),
                         timeoutUntil: try fields.optionalInteger("timeoutUntil"))
     }
 

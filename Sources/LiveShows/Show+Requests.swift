@@ -69,7 +69,9 @@ extension Show {
             return [persist(.deleteMessage(id: messageID), for: session, requestID: id, reply: .fixed(.done))]
         case .pin(let messageID):
             try requireModerator(state, "pin messages")
-            guard chat.message(messageID) != nil else { throw ShowError(.invalid, "no message \(messageID) in the chat") }
+            guard chat.message(messageID) != nil else {
+                throw ShowError(.invalid, "no message \(messageID) in the chat")
+            }
             return [persist(.pin(id: messageID), for: session, requestID: id, reply: .fixed(.done))]
         case .unpin:
             try requireModerator(state, "unpin messages")
@@ -88,7 +90,8 @@ extension Show {
         case .setSlow(let seconds):
             try requireModerator(state, "set slow mode")
             guard Self.slowRange.contains(seconds) else {
-                throw ShowError(.invalid, "slow mode is 0 (off) to \(Self.slowRange.upperBound) seconds, not \(seconds)")
+                throw ShowError(.invalid, "slow mode is 0 (off) to \(Self.slowRange.upperBound) seconds, "
+                                    + "not \(seconds)")
             }
             return [persist(.slow(seconds), for: session, requestID: id, reply: .fixed(.done))]
         case .clearChat:

@@ -253,7 +253,8 @@ public struct Show: Sendable {
         if let key = state.watcherKey { changePresence(key, by: -1, now: now, into: &effects) }
         let senderStillHere = state.participant.user.map { sessionsByUser[$0] != nil } ?? false
         if !senderStillHere {
-            if let bucket = reactionBuckets[state.senderKey], bucket.isFull(rate: configuration.reactionRate, now: now) {
+            if let bucket = reactionBuckets[state.senderKey],
+               bucket.isFull(rate: configuration.reactionRate, now: now) {
                 reactionBuckets[state.senderKey] = nil
             }
             if let sent = lastSent[state.senderKey], now - sent >= Int64(slow) * 1000 {

@@ -90,7 +90,9 @@ public enum ShowsFile {
             let visitors = try Self.role(entry, "visitors", default: .none, failure: failure)
             var reactions = false
             if let value = entry["reactions"] {
-                guard let flag = value.boolValue else { throw failure("\"reactions\" must be true or false", "reactions") }
+                guard let flag = value.boolValue else {
+                    throw failure("\"reactions\" must be true or false", "reactions")
+                }
                 reactions = flag
             }
             self.pattern = pattern

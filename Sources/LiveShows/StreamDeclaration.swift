@@ -33,7 +33,10 @@ public struct StreamDeclaration: Sendable {
 }
 
 /// Every stream a server offers, by pattern, as the seed declares them:
-/// `catalog.streams("show:{id}", role: { user, _ in user == "ann" ? .host : .viewer }, options: .init(reactions: true))`.
+/// ```swift
+/// try catalog.streams("show:{id}", role: { user, _ in user == "ann" ? .host : .viewer },
+///                     options: StreamOptions(reactions: true))
+/// ```
 ///
 /// A name is served by the first declaration whose pattern matches it; a name none matches is `not_found`.
 public struct StreamCatalog: Sendable {

@@ -86,7 +86,8 @@ public final class SQLiteShowStore: ShowStore {
             record.slow = Int(show.integer(1))
             pinnedID = show.optionalInteger(2)
             record.media = MediaRecord(tiles: Self.tiles(show.integer(3)), ended: show.integer(4) != 0,
-                                       generation: show.integer(5), mainChoice: show.optionalText(6).flatMap(TileKind.init))
+                                       generation: show.integer(5),
+                                       mainChoice: show.optionalText(6).flatMap(TileKind.init))
             if let hash = show.optionalText(7), let nonce = show.optionalText(8) {
                 record.ingestKey = IngestKeyRecord(hash: hash, nonce: nonce)
             }
@@ -217,7 +218,8 @@ public final class SQLiteShowStore: ShowStore {
             .bind(.text(show))
         guard try select.step() else { throw StoreError("the show \(show) has no row") }
         let current = MediaRecord(tiles: Self.tiles(select.integer(0)), ended: select.integer(1) != 0,
-                                  generation: select.integer(2), mainChoice: select.optionalText(3).flatMap(TileKind.init))
+                                  generation: select.integer(2),
+                                  mainChoice: select.optionalText(3).flatMap(TileKind.init))
         select.reset()
         guard let next = current.applying(write) else { return current }
         try database.statement("UPDATE shows SET tiles = ?, ended = ?, generation = ?, main = ? WHERE name = ?")

@@ -197,7 +197,8 @@ final class ShowHub {
         }
         loading[name] = [(work, failed)]
         let box = hubBox()
-        worker.submit(.load(name, historyLimit: showConfiguration.historyLimit, now: WallClock.milliseconds()) { result in
+        let now = WallClock.milliseconds()
+        worker.submit(.load(name, historyLimit: showConfiguration.historyLimit, now: now) { result in
             box.loop.execute { box.value.loaded(name, result) }
         })
     }

@@ -15,6 +15,8 @@ final class StoreWorker: Sendable {
         case stop
     }
 
+    typealias CommitReply = @Sendable (Result<StoreFact, StoreError>) -> Void
+
     /// The most writes in one transaction.
     static let maximumBatch = 512
 
@@ -56,7 +58,7 @@ final class StoreWorker: Sendable {
                 defer { queued.removeAll(keepingCapacity: true) }
                 return queued
             }
-            var batch: [(show: String, write: StoreWrite, reply: @Sendable (Result<StoreFact, StoreError>) -> Void)] = []
+            var batch: [(show: String, write: StoreWrite, reply: CommitReply)] = []
             func flush() {
                 guard !batch.isEmpty else { return }
                 defer { batch.removeAll(keepingCapacity: true) }

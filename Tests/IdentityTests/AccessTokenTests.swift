@@ -17,7 +17,8 @@ struct AccessTokenTests {
         let token = AccessToken(subject: "ann", name: "Ann", expiresAt: 2_000_000_000, issuedAt: 1_900_000_000)
             .signed(with: Self.secret)
         let payload = try CompactJWS.verify(token, key: Self.secret.bytes)
-        #expect(String(decoding: payload, as: UTF8.self) == #"{"sub":"ann","name":"Ann","iat":1900000000,"exp":2000000000}"#)
+        #expect(String(decoding: payload, as: UTF8.self)
+                == #"{"sub":"ann","name":"Ann","iat":1900000000,"exp":2000000000}"#)
     }
 
     @Test func expiredAndNotYetValid() {
@@ -72,7 +73,9 @@ struct AccessTokenTests {
         #expect(throws: TokenError.self) { try TokenSecret(Array("short".utf8)) }
         let fromFile = try TokenSecret(fileContents: Array("0123456789abcdef0123456789abcdef\n".utf8))
         #expect(fromFile.bytes == Self.secret.bytes)
-        #expect(throws: TokenError.self) { try TokenSecret(fileContents: Array("0123456789abcdef0123456789abcde\n\n".utf8)) }
+        #expect(throws: TokenError.self) {
+            try TokenSecret(fileContents: Array("0123456789abcdef0123456789abcde\n\n".utf8))
+        }
         #expect("\(fromFile)" == "TokenSecret(32 bytes)")
         #expect(fromFile.derivedKey(for: "a") != fromFile.derivedKey(for: "b"))
         #expect(fromFile.derivedKey(for: "a").count == 32)

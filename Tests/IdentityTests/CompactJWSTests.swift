@@ -13,7 +13,8 @@ struct CompactJWSTests {
         61, 46, 33, 114, 5, 46, 79, 8, 192, 205, 154, 245, 103, 208, 128, 163,
     ]
     /// A.1's payload octets: `{"iss":"joe",\r\n "exp":1300819380,\r\n "http://example.com/is_root":true}`.
-    static let rfcPayload = Array("{\"iss\":\"joe\",\r\n \"exp\":1300819380,\r\n \"http://example.com/is_root\":true}".utf8)
+    static let rfcPayload = Array(
+        "{\"iss\":\"joe\",\r\n \"exp\":1300819380,\r\n \"http://example.com/is_root\":true}".utf8)
 
     @Test func rfc7515ExampleVerifies() throws {
         #expect(try CompactJWS.verify(Self.rfcToken, key: Self.rfcKey) == Self.rfcPayload)
@@ -22,7 +23,8 @@ struct CompactJWSTests {
     @Test func rfc7515ExampleWithAnotherKeyFails() {
         var key = Self.rfcKey
         key[0] ^= 1
-        #expect(throws: TokenError(.badSignature, "the token's signature does not match (another secret, or altered)")) {
+        let expected = TokenError(.badSignature, "the token's signature does not match (another secret, or altered)")
+        #expect(throws: expected) {
             try CompactJWS.verify(Self.rfcToken, key: key)
         }
     }

@@ -65,7 +65,8 @@ struct JSONParserTests {
     }
 
     /// RFC 8259 §13: scalars are JSON texts too.
-    @Test(arguments: [("\"Hello world!\"", JSONValue.string("Hello world!")), ("42", .number(42)), ("true", .bool(true)),
+    @Test(arguments: [("\"Hello world!\"", JSONValue.string("Hello world!")), ("42", .number(42)),
+                      ("true", .bool(true)),
                       ("null", .null), (" \t\r\n-0.5e1 ", .number(-5)), ("1E+2", .number(100)), ("[]", .array([])),
                       ("{}", .object([]))])
     func scalarsAndEmpties(text: String, expected: JSONValue) throws {

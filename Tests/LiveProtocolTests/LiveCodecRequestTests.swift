@@ -22,7 +22,8 @@ struct LiveCodecRequestTests {
         (ClientRequest(id: 1, .join(since: ChatPosition(epoch: "6f1c", seq: 57))),
          #"{"op":"join","id":1,"since":{"epoch":"6f1c","seq":57}}"#),
         (ClientRequest(id: 2, .send(text: "Hello!")), #"{"op":"send","id":2,"text":"Hello!"}"#),
-        (ClientRequest(id: 3, .timeout(user: "bob", seconds: 600)), #"{"op":"timeout","id":3,"user":"bob","seconds":600}"#),
+        (ClientRequest(id: 3, .timeout(user: "bob", seconds: 600)),
+         #"{"op":"timeout","id":3,"user":"bob","seconds":600}"#),
         (ClientRequest(id: 4, .deleteMessage(id: 43)), #"{"op":"deleteMessage","id":4,"message":43}"#),
     ])
     func exactText(request: ClientRequest, text: String) {

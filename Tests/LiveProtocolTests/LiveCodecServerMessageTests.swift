@@ -50,7 +50,8 @@ struct LiveCodecServerMessageTests {
          #"{"event":"message","seq":43,"message":{"id":43,"user":"bob","name":"Bob","role":"viewer","#
             + #""text":"Hello!","time":1764500000123}}"#),
         (.reply(id: 7, .failure(ShowError(.slow, "slow mode: one message every 10 s", retryAfter: 4))),
-         #"{"reply":7,"ok":false,"error":{"code":"slow","reason":"slow mode: one message every 10 s","retryAfter":4}}"#),
+         #"{"reply":7,"ok":false,"error":{"code":"slow","reason":"slow mode: one message every 10 s","#
+            + #""retryAfter":4}}"#),
         (.event(.reactions([.fire: 1, .heart: 3])), #"{"event":"reactions","counts":{"heart":3,"fire":1}}"#),
         (.event(.media(main: nil)), #"{"event":"media","media":"off","main":null}"#),
         (.reply(id: 6, .success(.done)), #"{"reply":6,"ok":true}"#),
