@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "LiveShows", dependencies: ["LiveProtocol", "JSON", "Digest"], swiftSettings: strict),
         // The live-show driver: shows on an event loop, the store on a worker thread, the ingest's key checks.
         .target(name: "ShowServer",
-                dependencies: ["LiveShows", "LiveProtocol", "Identity", "Transport", "Locking"],
+                dependencies: ["LiveShows", "LiveProtocol", "Identity", "IngestServer", "Transport", "Locking"],
                 swiftSettings: strict),
         // The default show store: SQLite (WAL, schema migrations) under --data-dir.
         .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],
@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(name: "LiveShowsTests", dependencies: ["LiveShows", "LiveProtocol"], swiftSettings: strict),
         .testTarget(name: "ShowServerTests",
                     dependencies: ["ShowServer", "SQLiteShowStore", "LiveShows", "LiveProtocol", "Identity", "Locking",
-                                   "TestSupport"],
+                                   "IngestServer", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SQLiteShowStoreTests",
                     dependencies: ["SQLiteShowStore", "LiveShows", "LiveProtocol", "TestSupport"],

@@ -1,5 +1,6 @@
 import Foundation
 import Identity
+import IngestServer
 import LiveProtocol
 import LiveShows
 import Locking
@@ -50,6 +51,9 @@ public final class ShowServer: Sendable {
     private let worker: StoreWorker
     private let directory = Locked(IngestDirectory())
     private let cutter = Locked<(@Sendable (String, String?) -> Void)?>(nil)
+    private let admissions = Locked<[UInt64: IngestDirectory.Ticket]>([:])
+    private let nextAdmission = Atomic<UInt64>(1)
+    private let disconnector = Locked<(@Sendable (Set<UInt64>) -> Void)?>(nil)
     private let hub: Locked<LoopBound<ShowHub>?> = Locked(nil)
     private let credentials: IngestCredentials
     private let nextSession = Atomic<UInt64>(1)
@@ -173,9 +177,41 @@ public final class ShowServer: Sendable {
         onHub { $0.publish(ticket, started: false) }
     }
 
-    /// Sets what disconnects publishers: of a show (key hash nil: all of them, after `end()`), or those using an
-    /// OBS key that was renewed.
-    public func setPublisherCutter(_ cut: @escaping @Sendable (_ show: String, _ keyHash: String?) -> Void) {
-        cutter.withLock { $0 = cut }
+    /// The RTMP ingest's gate for shows' keys: publish grants and OBS keys are decided here, other keys pass to
+    /// the ingest's own rules. Set it as the ingest's ``RTMPServer/Configuration/publishGate`` and give the
+    /// ingest's ``RTMPServer/disconnectPublishers(admittedAs:)`` to ``setPublisherDisconnector(_:)``.
+    public func publishGate() -> PublishGate {
+        PublishGate(authorize: { [self] _, key in
+            switch authorizePublish(streamKey: key) {
+            case .notAShowKey:
+                return .pass
+            case .refuse(let reason):
+                return .refuse(reason)
+            case .allow(let ticket):
+                let id = nextAdmission.wrappingAdd(1, ordering: .relaxed).oldValue
+                admissions.withLock { $0[id] = ticket }
+                return .allow(id)
+            }
+        }, started: { [self] id in
+            if let ticket = admissions.withLock({ $0[id] }) { publishStarted(ticket) }
+        }, stopped: { [self] id in
+            if let ticket = admissions.withLock({ $0.removeValue(forKey: id) }) { publishStopped(ticket) }
+        })
+    }
+
+    /// Sets what disconnects the publishers the gate admitted (the ingest's `disconnectPublishers`).
+    public func setPublisherDisconnector(_ disconnect: @escaping @Sendable (Set<UInt64>) -> Void) {
+        disconnector.withLock { $0 = disconnect }
+        let admissions = self.admissions
+        let disconnector = self.disconnector
+        cutter.withLock {
+            $0 = { show, keyHash in
+                let ids = admissions.withLock { admitted in
+                    Set(admitted.filter { $0.value.show == show && (keyHash == nil || $0.value.keyHash == keyHash) }
+                        .keys)
+                }
+                if !ids.isEmpty { disconnector.withLock { $0 }?(ids) }
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Identity
+import IngestServer
 import LiveProtocol
 import LiveShows
 import Locking
@@ -17,7 +18,7 @@ struct ShowServerTests {
             .signed(with: secret)
     }
 
-    static func server(directory: String, cuts: Locked<[String?]>? = nil) async throws -> ShowServer {
+    static func server(directory: String, cuts: Locked<[Set<UInt64>]>? = nil) async throws -> ShowServer {
         let catalog = try ShowsFile.catalog(from: Array("""
             {"streams": [{"pattern": "show:{id}", "hosts": ["ann"], "mods": ["{id}"], "users": "viewer",
                           "visitors": "read_only", "reactions": true}]}
@@ -26,7 +27,7 @@ struct ShowServerTests {
             catalog: catalog, secret: secret, ingestURL: "rtmp://127.0.0.1:1935/live",
             makeStore: { () throws(StoreError) -> any ShowStore in try SQLiteShowStore(directory: directory) }))
         try await server.start()
-        if let cuts { server.setPublisherCutter { _, hash in cuts.withLock { $0.append(hash) } } }
+        if let cuts { server.setPublisherDisconnector { ids in cuts.withLock { $0.append(ids) } } }
         return server
     }
 
@@ -102,7 +103,7 @@ struct ShowServerTests {
     /// cuts that publisher; everything survives a restart of the server.
     @Test func ingestKeysGoLiveAndRenewCuts() async throws {
         let directory = try TemporaryDirectory("show-server")
-        let cuts = Locked<[String?]>([])
+        let cuts = Locked<[Set<UInt64>]>([])
         var server = try await Self.server(directory: directory.path, cuts: cuts)
         let ann = RecordingConnection()
         let bob = RecordingConnection()
@@ -113,19 +114,21 @@ struct ShowServerTests {
         _ = (ann.reply(1), bob.reply(1))
         Self.send(server, annSession, 2, .ingest(renew: false))
         guard case .success(.ingest(let endpoint))? = ann.reply(2) else { Issue.record("no key"); return }
-        guard case .allow(let ticket) = server.authorizePublish(streamKey: endpoint.key) else {
+        let gate = server.publishGate()
+        #expect(gate.authorize("live", "someone-else's-key") == .pass)
+        guard case .allow(let admission) = gate.authorize("live", endpoint.key) else {
             Issue.record("key refused")
             return
         }
-        server.publishStarted(ticket)
+        gate.started(admission)
         #expect(bob.wait { $0.events.contains(.state(.live)) })
         #expect(bob.wait { $0.events.contains(.tiles([.obs], main: .obs)) })
         Self.send(server, annSession, 3, .ingest(renew: true))
         guard case .success(.ingest(let renewed))? = ann.reply(3) else { Issue.record("no renewed key"); return }
-        #expect(cuts.withLock { $0 } == [ticket.keyHash])
-        server.publishStopped(ticket)
+        #expect(cuts.withLock { $0 } == [[admission]])
+        gate.stopped(admission)
         #expect(bob.wait { $0.events.contains(.state(.idle)) })
-        guard case .refuse = server.authorizePublish(streamKey: endpoint.key) else {
+        guard case .refuse = gate.authorize("live", endpoint.key) else {
             Issue.record("old key allowed")
             return
         }
