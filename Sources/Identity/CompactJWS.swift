@@ -1,3 +1,4 @@
+import Digest
 import JSON
 
 /// JWS compact serialization with HS256 only (RFC 7515 §7.1, RFC 7518 §3.2): `header.payload.signature`, each
@@ -54,7 +55,7 @@ public enum CompactJWS {
             throw TokenError(.unsupportedAlgorithm, "the token names critical extensions this server does not know")
         }
         let signingInput = Array(bytes[..<parts[1].endIndex])
-        guard HMAC.constantTimeEqual(HMAC.code(key: key, message: signingInput), signature) else {
+        guard ConstantTime.equal(HMAC.code(key: key, message: signingInput), signature) else {
             throw TokenError(.badSignature, "the token's signature does not match (another secret, or altered)")
         }
         return payload

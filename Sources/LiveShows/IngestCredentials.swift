@@ -78,7 +78,7 @@ public struct IngestCredentials: Sendable {
         guard parts.count == 5 else { return nil }
         let body = parts[0..<4].joined(separator: "_")
         guard let signature = Hex.decode(parts[4]), let expected = Hex.decode(mac(body)),
-              constantTimeEqual(signature, expected),
+              ConstantTime.equal(signature, expected),
               let nameBytes = Hex.decode(parts[0]), let show = String(validating: nameBytes, as: UTF8.self),
               let tile = TileKind(rawValue: String(parts[1])), let generation = Int64(parts[2]),
               let expiresAt = Int64(parts[3]) else { return nil }
@@ -89,10 +89,4 @@ public struct IngestCredentials: Sendable {
         Hex.encode(HMACSHA256.authenticationCode(key: grantKey, message: Array(body.utf8)).prefix(16))
     }
 
-    private func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
-        return difference == 0
-    }
 }
