@@ -18,7 +18,7 @@ public enum CompactJWS {
     public static func sign(payload: [UInt8], key: [UInt8]) -> String {
         let header = JSONWriter.bytes(.object([("alg", .string("HS256")), ("typ", .string("JWT"))]))
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
-        let signature = HMAC.code(key: key, message: Array(signingInput.utf8))
+        let signature = HMACSHA256.authenticationCode(key: key, message: Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }
 
@@ -55,7 +55,7 @@ public enum CompactJWS {
             throw TokenError(.unsupportedAlgorithm, "the token names critical extensions this server does not know")
         }
         let signingInput = Array(bytes[..<parts[1].endIndex])
-        guard ConstantTime.equal(HMAC.code(key: key, message: signingInput), signature) else {
+        guard ConstantTime.equal(HMACSHA256.authenticationCode(key: key, message: signingInput), signature) else {
             throw TokenError(.badSignature, "the token's signature does not match (another secret, or altered)")
         }
         return payload

@@ -1,3 +1,5 @@
+import Digest
+
 /// The shared secret that signs and checks access tokens (HS256) and from which the server derives its other keys.
 ///
 /// Its bytes never appear in a description, so printing one by mistake reveals nothing.
@@ -32,7 +34,7 @@ public struct TokenSecret: Sendable, CustomStringConvertible {
     /// - Parameter purpose: what the key is for, e.g. "stream ingest keys".
     /// - Returns: 32 key bytes.
     public func derivedKey(for purpose: String) -> [UInt8] {
-        HMAC.code(key: bytes, message: Array(purpose.utf8))
+        HMACSHA256.authenticationCode(key: bytes, message: Array(purpose.utf8))
     }
 
     /// Never the key.

@@ -88,5 +88,4 @@ public struct IngestCredentials: Sendable {
     private func mac(_ body: String) -> String {
         Hex.encode(HMACSHA256.authenticationCode(key: grantKey, message: Array(body.utf8)).prefix(16))
     }
-
 }
