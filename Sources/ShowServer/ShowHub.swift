@@ -40,7 +40,7 @@ final class ShowHub {
     private var tick: (at: Int64, timer: Scheduled)?
     private var sweepTimer: Scheduled?
 
-    init(configuration: ShowServer.Configuration, loop: EventLoop, worker: StoreWorker,
+    init(configuration: ShowServer.Configuration, ingestURL: String?, loop: EventLoop, worker: StoreWorker,
          directory: Locked<IngestDirectory>, cutter: Locked<(@Sendable (String, String?) -> Void)?>,
          box: @escaping () -> LoopBound<ShowHub>) {
         self.configuration = configuration
@@ -50,7 +50,7 @@ final class ShowHub {
         self.cutter = cutter
         self.hubBox = box
         var showConfiguration = ShowConfiguration(
-            ingestURL: configuration.ingestURL,
+            ingestURL: ingestURL,
             credentials: IngestCredentials(keyDerivationKey: configuration.secret.derivedKey(for: "stream ingest keys"),
                                            grantKey: configuration.secret.derivedKey(for: "stream publish grants")))
         showConfiguration.historyLimit = configuration.historyLimit

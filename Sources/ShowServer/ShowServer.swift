@@ -21,8 +21,6 @@ public final class ShowServer: Sendable {
         public var catalog: StreamCatalog
         /// The secret tokens are checked with; OBS keys and publish grants use keys derived from it.
         public var secret: TokenSecret
-        /// The RTMP(S) URL hosts publish to, e.g. "rtmp://127.0.0.1:1935/live"; nil when there is no ingest.
-        public var ingestURL: String?
         /// Makes the store (called once, on the store's thread).
         public var makeStore: @Sendable () throws(StoreError) -> any ShowStore
         /// Messages kept and sent on join.
@@ -33,13 +31,12 @@ public final class ShowServer: Sendable {
         public var onEvent: @Sendable (ShowServerEvent) -> Void
 
         /// Creates a configuration.
-        public init(catalog: StreamCatalog, secret: TokenSecret, ingestURL: String?,
+        public init(catalog: StreamCatalog, secret: TokenSecret,
                     makeStore: @escaping @Sendable () throws(StoreError) -> any ShowStore, historyLimit: Int = 500,
                     fanOut: (@Sendable ([UInt8], [any ShowConnection]) -> Void)? = nil,
                     onEvent: @escaping @Sendable (ShowServerEvent) -> Void = { _ in }) {
             self.catalog = catalog
             self.secret = secret
-            self.ingestURL = ingestURL
             self.makeStore = makeStore
             self.historyLimit = historyLimit
             self.fanOut = fanOut
@@ -78,8 +75,10 @@ public final class ShowServer: Sendable {
     }
 
     /// Opens the store and reads the OBS keys the ingest must know.
+    /// - Parameter ingestURL: the RTMP(S) URL hosts publish to, e.g. "rtmp://127.0.0.1:1935/live" (known once the
+    ///   ingest listens); nil when there is no ingest (going live is then `unavailable`).
     /// - Throws: ``StoreError`` when the store cannot be opened.
-    public func start() async throws(StoreError) {
+    public func start(ingestURL: String?) async throws(StoreError) {
         let owners: [IngestKeyOwner] = try await withCheckedContinuation { continuation in
             self.worker.submit(.open { continuation.resume(returning: $0) })
         }.get()
@@ -98,8 +97,8 @@ public final class ShowServer: Sendable {
         do {
             bound = try await loop.submit { () -> LoopBound<ShowHub> in
                 let box = Locked<LoopBound<ShowHub>?>(nil)
-                let hub = ShowHub(configuration: configuration, loop: loop, worker: worker, directory: directory,
-                                  cutter: cutter, box: { box.withLock { $0! } })
+                let hub = ShowHub(configuration: configuration, ingestURL: ingestURL, loop: loop, worker: worker,
+                                  directory: directory, cutter: cutter, box: { box.withLock { $0! } })
                 let bound = LoopBound(hub, loop: loop)
                 box.withLock { $0 = bound }
                 hub.startSweeping()

@@ -24,9 +24,9 @@ struct ShowServerTests {
                           "visitors": "read_only", "reactions": true}]}
             """.utf8))
         let server = try ShowServer(configuration: .init(
-            catalog: catalog, secret: secret, ingestURL: "rtmp://127.0.0.1:1935/live",
+            catalog: catalog, secret: secret,
             makeStore: { () throws(StoreError) -> any ShowStore in try SQLiteShowStore(directory: directory) }))
-        try await server.start()
+        try await server.start(ingestURL: "rtmp://127.0.0.1:1935/live")
         if let cuts { server.setPublisherDisconnector { ids in cuts.withLock { $0.append(ids) } } }
         return server
     }
