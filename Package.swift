@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "AMF", targets: ["AMF"]),
         .library(name: "FLV", targets: ["FLV"]),
         .library(name: "RTMP", targets: ["RTMP"]),
+        .library(name: "HTTP", targets: ["HTTP"]),
+        .library(name: "WebSocket", targets: ["WebSocket"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "IngestServer", targets: ["IngestServer"]),
@@ -58,6 +60,9 @@ let package = Package(
         .target(name: "AMF", dependencies: ["ByteIO"], swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
         .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "FLV", "Digest"], swiftSettings: strict),
+        // HTTP/1.1 (RFC 9110/9112) and WebSocket (RFC 6455) codecs and connection state machines.
+        .target(name: "HTTP", dependencies: ["ByteIO"], swiftSettings: strict),
+        .target(name: "WebSocket", dependencies: ["ByteIO", "HTTP", "Digest"], swiftSettings: strict),
 
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
@@ -126,6 +131,8 @@ let package = Package(
         .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", "Digest"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP"], swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
