@@ -149,9 +149,14 @@ final class ClientWebSocketChannel: ConnectionHandler {
 
     private func receive(_ bytes: [UInt8], on connection: Connection) {
         guard case .open(var machine) = state else { return }
-        let actions = machine.received(bytes)
+        machine.append(bytes)
         state = .open(machine)
-        run(actions, on: connection)
+        while case .open(var machine) = state {
+            let actions = machine.next()
+            state = .open(machine)
+            guard !actions.isEmpty else { return }
+            run(actions, on: connection)
+        }
     }
 
     @discardableResult

@@ -118,8 +118,9 @@ public struct WebSocketRoute: Sendable {
 public struct WebSocketOptions: Sendable {
     /// The largest message accepted from a client (1009 beyond it).
     public var maximumMessageSize: Int
-    /// Bytes that may wait to be sent to one client; a send beyond it closes that client with 1008 (a reader too
-    /// slow for the stream), so one stalled viewer costs at most this much memory.
+    /// Bytes that may wait to be sent to one client: a send that finds more than this already waiting closes the
+    /// client with 1008 (a reader too slow for the stream), so one stalled viewer costs at most this much memory
+    /// plus one message.
     public var outboundQueueLimit: Int
     /// With nothing received for this long, the server pings; with nothing for twice as long, it drops the
     /// connection as dead. Nil turns keep-alive pings off.

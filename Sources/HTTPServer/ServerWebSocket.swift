@@ -30,8 +30,8 @@ final class ServerWebSocket: ConnectionHandler {
     /// Takes over the connection and feeds what arrived with the upgrade request.
     func start(leftover: [UInt8]) {
         guard let session else { return }
-        // Room for a close frame on top of a full queue.
-        connection.writeBufferLimit = options.outboundQueueLimit + 256
+        // The session enforces its own bound (see send(_:)); the connection's only catches a runaway.
+        connection.writeBufferLimit = options.outboundQueueLimit + max(options.maximumMessageSize, 16 << 20) + 256
         connection.handler = self
         core.webSocketOpened(self)
         armPing()
@@ -46,7 +46,11 @@ final class ServerWebSocket: ConnectionHandler {
 
     func connectionDidRead(_ connection: Connection, bytes: [UInt8]) {
         heardSinceTick = true
-        run(machine.received(bytes))
+        machine.append(bytes)
+        // One batch at a time: an answer to a message goes out before what a later frame causes.
+        while case let actions = machine.next(), !actions.isEmpty {
+            run(actions)
+        }
     }
 
     func connectionDidClose(_ connection: Connection, error: TransportError?) {
@@ -61,7 +65,8 @@ final class ServerWebSocket: ConnectionHandler {
     /// Queues an encoded frame, or closes a reader too slow to take it.
     func send(_ bytes: [UInt8]) {
         guard machine.isOpen, connection.isOpen else { return }
-        guard connection.queuedBytes + bytes.count <= options.outboundQueueLimit else {
+        // The bound is on what already waits: one message of any size may go out when the client keeps up.
+        guard connection.queuedBytes <= options.outboundQueueLimit else {
             core.emit(.slowWebSocketClosed(peer: peer, path: session?.request.path ?? "",
                                            queuedBytes: connection.queuedBytes))
             close(code: .policyViolation, reason: "the client reads too slowly: its outbound queue is full")

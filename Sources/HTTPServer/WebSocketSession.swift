@@ -21,9 +21,9 @@ public struct WebSocketOutboundFrame: Sendable {
 
 /// One open WebSocket of the server: send to it from any thread, close it, read what the upgrade request carried.
 ///
-/// Sends never wait: each goes into the session's bounded outbound queue
-/// (``WebSocketOptions/outboundQueueLimit``). A session whose client reads too slowly for what it is sent is
-/// closed with 1008 instead of holding more memory; ``isOpen`` turns false and `onClose` follows.
+/// Sends never wait: each goes into the session's outbound queue, bounded by
+/// ``WebSocketOptions/outboundQueueLimit``. A session whose client reads too slowly for what it is sent is closed
+/// with 1008 instead of holding more memory; ``isOpen`` turns false and `onClose` follows.
 public final class WebSocketSession: Sendable, Hashable, CustomStringConvertible {
     /// Unique among the server's sessions.
     public let id: UInt64

@@ -27,6 +27,14 @@ public struct WebSocketMachine: Sendable {
         case closeConnection(waitForPeer: Bool)
         /// The WebSocket is closed; this comes once, with the code and reason.
         case closed(WebSocketClose)
+
+        /// A message or pong ends a batch of ``WebSocketMachine/next()``: the driver may answer before what follows.
+        var endsBatch: Bool {
+            switch self {
+            case .message, .pong: true
+            case .write, .closeConnection, .closed: false
+            }
+        }
     }
 
     private struct Assembly: Sendable {
@@ -82,18 +90,37 @@ public struct WebSocketMachine: Sendable {
         return false
     }
 
-    /// Bytes arrived from the peer.
-    public mutating func received(_ bytes: [UInt8]) -> [Action] {
-        if case .closed = state { return [] }
+    /// Adds bytes from the peer; ``next()`` decodes them.
+    public mutating func append(_ bytes: [UInt8]) {
+        if case .closed = state { return }
         decoder.append(bytes)
+    }
+
+    /// Decodes appended bytes up to the next message (or pong, or close), and returns what to do about it; empty
+    /// when more bytes are needed. Call until empty: a driver runs each batch before asking for the next, so an
+    /// answer to a message (an echo) goes out before whatever a later frame causes (a close).
+    public mutating func next() -> [Action] {
+        if case .closed = state { return [] }
         var actions: [Action] = []
         do {
             while let part = try decoder.next() {
                 try handle(part, into: &actions)
                 if case .closed = state { break }
+                if actions.contains(where: \.endsBatch) { break }
             }
         } catch {
             actions += fail(error)
+        }
+        return actions
+    }
+
+    /// Appends `bytes` and decodes everything: ``append(_:)`` and ``next()`` until it is empty. For callers that
+    /// send nothing in answer to a message (tests, a receiving client).
+    public mutating func received(_ bytes: [UInt8]) -> [Action] {
+        append(bytes)
+        var actions: [Action] = []
+        while case let batch = next(), !batch.isEmpty {
+            actions += batch
         }
         return actions
     }
