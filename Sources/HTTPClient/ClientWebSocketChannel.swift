@@ -141,22 +141,35 @@ final class ClientWebSocketChannel: ConnectionHandler {
         }
     }
 
-    func resumeReading() {
-        connection?.resumeReading()
-    }
-
     // MARK: Machine
 
     private func receive(_ bytes: [UInt8], on connection: Connection) {
         guard case .open(var machine) = state else { return }
         machine.append(bytes)
         state = .open(machine)
-        while case .open(var machine) = state {
+        decode(on: connection)
+    }
+
+    /// Decodes batches until a message is handed over (then waits for the caller's next pull) or bytes run out.
+    private func decode(on connection: Connection) {
+        while !inbox.isHeld, case .open(var machine) = state {
             let actions = machine.next()
             state = .open(machine)
-            guard !actions.isEmpty else { return }
+            guard !actions.isEmpty else { break }
             run(actions, on: connection)
         }
+        // Undecoded bytes are bounded: past the limit, the socket waits (and the server sees a slow reader).
+        if case .open(let machine) = state, machine.bufferedByteCount >= options.receiveBufferLimit {
+            connection.pauseReading()
+        } else {
+            connection.resumeReading()
+        }
+    }
+
+    /// The caller asks for the next message.
+    func pull() {
+        guard let connection else { return }
+        decode(on: connection)
     }
 
     @discardableResult
@@ -176,7 +189,7 @@ final class ClientWebSocketChannel: ConnectionHandler {
             case .write(let bytes):
                 write(bytes, on: connection)
             case .message(let message):
-                if inbox.deliver(message) { connection.pauseReading() }
+                inbox.deliver(message)
             case .pong:
                 break
             case .closeConnection(let waitForPeer):

@@ -5,9 +5,11 @@ import WebSocket
 /// A WebSocket client (RFC 6455) for the client SDK and the CLI: connect with headers, send text and binary,
 /// receive messages as an async sequence, close with a code. Reconnecting is the caller's business.
 ///
-/// TLS (wss://) is verified exactly as RTMPS is. Pings from the server are answered as they arrive, whether or not
-/// the caller is reading. Received messages wait in a buffer bounded by ``Options/receiveBufferLimit``; past it
-/// the client stops reading from the socket (the server then sees a slow reader) until the caller takes some.
+/// TLS (wss://) is verified exactly as RTMPS is. Messages are decoded as the caller asks for them: whatever the
+/// caller sends in answer to a message goes out before anything a later frame causes. Pings are answered when
+/// decoded, so a caller should keep reading (the SDK's receive loop does); bytes not decoded yet are bounded by
+/// ``Options/receiveBufferLimit``, past which the client stops reading from the socket (the server then sees a
+/// slow reader) until the caller takes the next message.
 public final class WebSocketClient: Sendable {
     /// How the client connects and what it accepts.
     public struct Options: Sendable {
@@ -17,7 +19,7 @@ public final class WebSocketClient: Sendable {
         public var connectTimeout: Duration
         /// The largest message accepted (the connection fails with 1009 beyond it).
         public var maximumMessageSize: Int
-        /// Bytes of received messages held for the caller before reading pauses.
+        /// Received bytes not decoded yet (waiting for the caller) past which reading from the socket pauses.
         public var receiveBufferLimit: Int
         /// Queued outgoing bytes above which ``WebSocketClient/send(_:)`` waits for the network.
         public var sendHighWatermark: Int
@@ -81,7 +83,7 @@ public final class WebSocketClient: Sendable {
         let nonce = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
         let handshake = WebSocketClientHandshake(nonce: nonce, protocols: subprotocols)
         let request = handshake.request(target: parsed.target, host: parsed.hostField, headers: headers)
-        let inbox = WebSocketInbox(bufferLimit: options.receiveBufferLimit)
+        let inbox = WebSocketInbox()
         let tls = parsed.usesTLS ? TLSClientConfiguration(serverName: parsed.host, caFile: options.caFile) : nil
         let name = parsed.description
         let channel: LoopBound<ClientWebSocketChannel>
@@ -146,12 +148,8 @@ public final class WebSocketClient: Sendable {
     /// The next message, or nil once the WebSocket has closed and every buffered message was taken (then
     /// ``closeInfo`` says how it ended). One caller at a time.
     public func receive() async -> WebSocketMessage? {
-        let (message, resume) = await inbox.next()
-        if resume {
-            let channel = self.channel
-            channel.loop.execute { channel.value.resumeReading() }
-        }
-        return message
+        let channel = self.channel
+        return await inbox.next { channel.loop.execute { channel.value.pull() } }
     }
 
     /// The messages, ending when the WebSocket closes.

@@ -1,31 +1,27 @@
 import Locking
 import WebSocket
 
-/// What a ``WebSocketClient``'s callers and its loop-side channel share: the opening result, received messages
-/// (bounded in bytes: past the bound the channel stops reading until the caller takes some), the drain wait of
-/// senders, and the close.
+/// What a ``WebSocketClient``'s callers and its loop-side channel share: the opening result, the received messages,
+/// the drain wait of senders, and the close.
+///
+/// Messages are pulled: after handing one over, the channel decodes nothing more until the caller asks for the next
+/// (so whatever the caller sends in answer, an echo, goes out before anything a later frame causes, such as a
+/// close). Undecoded bytes wait in the channel, bounded by ``WebSocketClient/Options/receiveBufferLimit``.
 final class WebSocketInbox: Sendable {
     private struct State {
         var opened: Result<String?, HTTPClientError>?
         var openWaiter: CheckedContinuation<Result<String?, HTTPClientError>, Never>?
-        var messages: [WebSocketMessage] = []
-        var head = 0
-        var bufferedBytes = 0
-        var paused = false
-        var reader: CheckedContinuation<(WebSocketMessage?, resume: Bool), Never>?
+        var message: WebSocketMessage?
+        /// The channel handed over a message and waits for the caller's next pull.
+        var held = false
+        var reader: CheckedContinuation<WebSocketMessage?, Never>?
         var closed: WebSocketClose?
         var closeWaiters: [CheckedContinuation<WebSocketClose, Never>] = []
         var drainWaiter: CheckedContinuation<Void, Never>?
         var drained = false
     }
 
-    /// Received bytes past which the channel stops reading.
-    let bufferLimit: Int
     private let state = Locked(State())
-
-    init(bufferLimit: Int) {
-        self.bufferLimit = bufferLimit
-    }
 
     // MARK: Opening
 
@@ -54,59 +50,44 @@ final class WebSocketInbox: Sendable {
 
     // MARK: Messages
 
-    /// The next message, or nil once the WebSocket is closed and every message was taken. One reader at a time.
-    /// - Returns: the message and whether the channel should resume reading.
-    func next() async -> (WebSocketMessage?, resume: Bool) {
-        await withCheckedContinuation { (continuation: CheckedContinuation<(WebSocketMessage?, resume: Bool), Never>) in
-            let ready = state.withLock { state -> (WebSocketMessage?, resume: Bool)? in
-                if state.head < state.messages.count {
-                    let message = state.messages[state.head]
-                    state.head += 1
-                    state.bufferedBytes -= Self.size(message)
-                    if state.head == state.messages.count {
-                        state.messages.removeAll(keepingCapacity: true)
-                        state.head = 0
-                    }
-                    let resume = state.paused && state.bufferedBytes < bufferLimit / 2
-                    if resume { state.paused = false }
-                    return (message, resume)
+    /// The next message, or nil once the WebSocket is closed. One reader at a time.
+    /// - Parameter pull: called (from inside, at most once) when the channel holds back decoding for this call.
+    func next(pull: () -> Void) async -> WebSocketMessage? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<WebSocketMessage?, Never>) in
+            let (ready, mustPull) = state.withLock { state -> (WebSocketMessage??, Bool) in
+                if let message = state.message {
+                    // Decoding stays held until the caller has answered this one and asks again.
+                    state.message = nil
+                    return (.some(message), false)
                 }
-                if state.closed != nil { return (nil, false) }
+                let mustPull = state.held
+                state.held = false
+                if state.closed != nil { return (.some(nil), false) }
                 precondition(state.reader == nil, "WebSocketClient.receive() called while another receive waits")
                 state.reader = continuation
-                return nil
+                return (nil, mustPull)
             }
+            if mustPull { pull() }
             if let ready { continuation.resume(returning: ready) }
         }
     }
 
-    /// A message arrived (loop thread). Returns true when the channel should stop reading.
-    func deliver(_ message: WebSocketMessage) -> Bool {
-        typealias Reader = CheckedContinuation<(WebSocketMessage?, resume: Bool), Never>
-        let (reader, pause) = state.withLock { state -> (Reader?, Bool) in
+    /// A message arrived (loop thread): the channel holds decoding until the next pull.
+    func deliver(_ message: WebSocketMessage) {
+        let reader = state.withLock { state -> CheckedContinuation<WebSocketMessage?, Never>? in
+            state.held = true
             if let reader = state.reader {
                 state.reader = nil
-                return (reader, false)
+                return reader
             }
-            state.messages.append(message)
-            state.bufferedBytes += Self.size(message)
-            if state.bufferedBytes >= bufferLimit {
-                state.paused = true
-                return (nil, true)
-            }
-            return (nil, false)
+            state.message = message
+            return nil
         }
-        // A message handed straight to a waiting reader never pauses reading.
-        reader?.resume(returning: (message, false))
-        return pause
+        reader?.resume(returning: message)
     }
 
-    private static func size(_ message: WebSocketMessage) -> Int {
-        switch message {
-        case .text(let text): text.utf8.count
-        case .binary(let bytes): bytes.count
-        }
-    }
+    /// Whether the channel must wait for a pull before decoding more.
+    var isHeld: Bool { state.withLock { $0.held } }
 
     // MARK: Sending
 
@@ -160,9 +141,9 @@ final class WebSocketInbox: Sendable {
         }
     }
 
-    /// The WebSocket ended (loop thread): wakes the reader (after the buffered messages), senders and closers.
+    /// The WebSocket ended (loop thread): wakes the reader (after a message still held), senders and closers.
     func didClose(_ close: WebSocketClose) {
-        typealias Waiters = (reader: CheckedContinuation<(WebSocketMessage?, resume: Bool), Never>?,
+        typealias Waiters = (reader: CheckedContinuation<WebSocketMessage?, Never>?,
                              closers: [CheckedContinuation<WebSocketClose, Never>],
                              drain: CheckedContinuation<Void, Never>?)
         let (reader, closers, drain) = state.withLock { state -> Waiters in
@@ -175,7 +156,7 @@ final class WebSocketInbox: Sendable {
             }
             return (state.reader, state.closeWaiters, state.drainWaiter)
         }
-        reader?.resume(returning: (nil, false))
+        reader?.resume(returning: nil)
         for closer in closers { closer.resume(returning: close) }
         drain?.resume()
     }

@@ -84,6 +84,9 @@ public struct WebSocketMachine: Sendable {
                                         maximumPayloadLength: maximumMessageSize)
     }
 
+    /// Bytes appended and not decoded yet.
+    public var bufferedByteCount: Int { decoder.bufferedByteCount }
+
     /// True while messages may be sent.
     public var isOpen: Bool {
         if case .open = state { return true }
