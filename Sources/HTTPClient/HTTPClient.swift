@@ -124,7 +124,9 @@ public final class HTTPClient: Sendable {
                           reused: Bool) async throws(HTTPClientError) -> HTTPClientResponse {
         let limit = options.maximumResponseBodySize
         let timeout = options.requestTimeout
-        let outcome: Result<(HTTPClientResponse, Bool), HTTPClientError>
+        let timedOut = Locked(false)
+        let timeoutError = HTTPClientError(.timeout, "\(url) did not answer within \(timeout)")
+        var outcome: Result<(HTTPClientResponse, Bool), HTTPClientError>
         outcome = await withTaskGroup(of: Result<(HTTPClientResponse, Bool), HTTPClientError>?.self) { group in
             group.addTask {
                 do throws(HTTPClientError) {
@@ -137,9 +139,11 @@ public final class HTTPClient: Sendable {
             group.addTask {
                 try? await Task.sleep(for: timeout)
                 guard !Task.isCancelled else { return nil }
-                // Closing the connection ends the read that waits on it.
+                // Closing the connection ends the read that waits on it (which then reports a close: the flag
+                // tells that it was ours).
+                timedOut.withLock { $0 = true }
                 await connection.close(flushTimeout: .zero)
-                return .failure(HTTPClientError(.timeout, "\(url) did not answer within \(timeout)"))
+                return .failure(timeoutError)
             }
             var first: Result<(HTTPClientResponse, Bool), HTTPClientError>?
             while first == nil, let next = await group.next() {
@@ -148,6 +152,7 @@ public final class HTTPClient: Sendable {
             group.cancelAll()
             return first ?? .failure(HTTPClientError(.closed, "the request to \(url) ended without an answer"))
         }
+        if case .failure = outcome, timedOut.withLock({ $0 }) { outcome = .failure(timeoutError) }
         switch outcome {
         case .success(let (response, keepAlive)):
             if keepAlive {

@@ -39,7 +39,9 @@ final class PythonPeer: Sendable {
         (try? String(contentsOfFile: directory.file("stderr.log"), encoding: .utf8)) ?? ""
     }
 
+    /// Ends the peer at once (SIGKILL: a test peer has nothing to save, and a threaded Python server may take the
+    /// whole grace period to act on SIGTERM).
     func stop() {
-        process.stop()
+        process.crash()
     }
 }
