@@ -22,9 +22,13 @@ let package = Package(
         .library(name: "AMF", targets: ["AMF"]),
         .library(name: "FLV", targets: ["FLV"]),
         .library(name: "RTMP", targets: ["RTMP"]),
+        .library(name: "HTTP", targets: ["HTTP"]),
+        .library(name: "WebSocket", targets: ["WebSocket"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "IngestServer", targets: ["IngestServer"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "Media", targets: ["Media"]),
         .library(name: "Encoders", targets: ["Encoders"]),
         .library(name: "Broadcast", targets: ["Broadcast"]),
@@ -81,6 +85,9 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
         .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "FLV", "Digest"], swiftSettings: strict),
+        // HTTP/1.1 (RFC 9110/9112) and WebSocket (RFC 6455) codecs and connection state machines.
+        .target(name: "HTTP", dependencies: ["ByteIO"], swiftSettings: strict),
+        .target(name: "WebSocket", dependencies: ["ByteIO", "HTTP", "Digest"], swiftSettings: strict),
 
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
@@ -108,6 +115,11 @@ let package = Package(
         // Drivers: an RTMP machine fed by a transport.
         .target(name: "Publisher", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"], swiftSettings: strict),
         .target(name: "IngestServer", dependencies: ["StreamCore", "RTMP", "FLV", "Transport", "Digest"],
+                swiftSettings: strict),
+        // Drivers: HTTP/1.1 and WebSocket machines on the transport (server; client).
+        .target(name: "HTTPServer", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],
+                swiftSettings: strict),
+        .target(name: "HTTPClient", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],
                 swiftSettings: strict),
 
         // The live session: capture → composite → encode → publish, with backpressure, reconnect and stats.
@@ -160,6 +172,15 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "SQLiteShowStoreTests",
                     dependencies: ["SQLiteShowStore", "LiveShows", "LiveProtocol", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP"], swiftSettings: strict),
+        .testTarget(name: "HTTPClientTests",
+                    dependencies: ["HTTPClient", "HTTP", "WebSocket", "Transport", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests",
+                    dependencies: ["HTTPServer", "HTTPClient", "HTTP", "WebSocket", "Transport", "Locking",
+                                   "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HTTP
+
+extension HTTPResponse {
+    /// Serves a file the way nginx does for GET and HEAD: `ETag` from its size and modification time,
+    /// `If-None-Match` → 304, one `Range` → 206 with `Content-Range` (416 past the end; `If-Range` with another
+    /// tag sends the whole file), `Accept-Ranges: bytes`.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - request: the request (its method and conditional fields).
+    ///   - contentType: the media type; by default from the file's extension.
+    /// - Returns: the response; 404 when the path is not a readable regular file.
+    public static func file(at path: String, for request: HTTPRequest, contentType: String? = nil) -> HTTPResponse {
+        guard request.method == .get || request.method == .head else {
+            var response = HTTPResponse.status(.methodNotAllowed)
+            response.headers.add("Allow", "GET, HEAD")
+            return response
+        }
+        guard let identity = FileIdentity(path: path) else { return .status(.notFound) }
+        let tag = identity.entityTag
+        var headers: HTTPHeaders = [
+            "Content-Type": contentType ?? MediaType.forPath(path), "ETag": tag.description, "Accept-Ranges": "bytes",
+        ]
+        if let condition = request.headers["If-None-Match"], HTTPEntityTag.ifNoneMatch(condition, matches: tag) {
+            headers.remove("Content-Type")
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        var range = 0..<identity.size
+        var status = HTTPStatus.ok
+        if let value = request.headers["Range"], let requested = HTTPByteRange(value), rangeApplies(request, tag) {
+            switch requested.resolve(length: identity.size) {
+            case .partial(let partial):
+                range = partial
+                status = .partialContent
+                headers.add("Content-Range", "bytes \(partial.lowerBound)-\(partial.upperBound - 1)/\(identity.size)")
+            case .unsatisfiable:
+                return HTTPResponse(status: .rangeNotSatisfiable,
+                                    headers: ["Content-Range": "bytes */\(identity.size)", "ETag": tag.description])
+            }
+        }
+        return HTTPResponse(status: status, headers: headers,
+                            body: .file(HTTPFileBody(path: path, range: range, identity: identity)))
+    }
+
+    /// RFC 9110 §13.1.5: with `If-Range`, the range applies only if the tag still matches (strongly).
+    private static func rangeApplies(_ request: HTTPRequest, _ tag: HTTPEntityTag) -> Bool {
+        guard let condition = request.headers["If-Range"] else { return true }
+        return HTTPEntityTag(parsing: Substring(condition)).map { $0.stronglyMatches(tag) } ?? false
+    }
+}
+
+/// Files under a directory, addressed by decoded path segments (a route's `{path...}`).
+public enum StaticFiles {
+    /// The response for `segments` under `root`: the file, `index.html` for a directory, or 404. Segments that
+    /// could leave the directory or reach hidden files ("..", ".", ".git", anything with "/" or NUL) are 404.
+    public static func response(root: String, segments: [String], request: HTTPRequest) -> HTTPResponse {
+        for segment in segments where segment.hasPrefix(".") || segment.contains("/") || segment.contains("\0") {
+            return .status(.notFound)
+        }
+        var path = root + "/" + segments.joined(separator: "/")
+        if FileIdentity.isDirectory(path) { path += (path.hasSuffix("/") ? "" : "/") + "index.html" }
+        return .file(at: path, for: request)
+    }
+}
+
+extension FileIdentity {
+    /// The identity of a regular file, or nil when it is missing, unreadable or not a regular file.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, R_OK) == 0 else { return nil }
+        self.init(size: Int(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec),
+                  modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+}
+
+/// Media types by file extension, for the files Stream serves (pages, scripts, playlists, segments).
+enum MediaType {
+    private static let byExtension: [String: String] = [
+        "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
+        "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
+        "json": "application/json", "txt": "text/plain; charset=utf-8", "svg": "image/svg+xml",
+        "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "ico": "image/x-icon",
+        "webp": "image/webp", "woff2": "font/woff2", "wasm": "application/wasm",
+        "m3u8": "application/vnd.apple.mpegurl", "mp4": "video/mp4", "m4s": "video/iso.segment",
+        "m4a": "audio/mp4", "ts": "video/mp2t", "flv": "video/x-flv",
+    ]
+
+    /// The media type for a path's extension, `application/octet-stream` when unknown.
+    static func forPath(_ path: String) -> String {
+        let name = path.split(separator: "/").last ?? ""
+        guard let dot = name.lastIndex(of: ".") else { return "application/octet-stream" }
+        return byExtension[name[name.index(after: dot)...].lowercased()] ?? "application/octet-stream"
+    }
+}
