@@ -78,7 +78,8 @@ let package = Package(
         .target(name: "LiveShows", dependencies: ["LiveProtocol", "JSON", "Digest"], swiftSettings: strict),
         // The live-show driver: shows on an event loop, the store on a worker thread, the ingest's key checks.
         .target(name: "ShowServer",
-                dependencies: ["LiveShows", "LiveProtocol", "Identity", "IngestServer", "Transport", "Locking"],
+                dependencies: ["LiveShows", "LiveProtocol", "Identity", "IngestServer", "HTTPServer", "WebSocket",
+                               "Transport", "Locking"],
                 swiftSettings: strict),
         // The default show store: SQLite (WAL, schema migrations) under --data-dir.
         .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],

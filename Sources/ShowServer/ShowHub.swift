@@ -104,6 +104,11 @@ final class ShowHub {
         join(session, &client, requestID: request.id, since: since, now: now)
     }
 
+    func receivedBinary(on session: SessionID) {
+        guard var client = clients[session] else { return }
+        malformed(session, &client, id: nil, ShowError(.invalid, "the protocol is JSON in text messages"))
+    }
+
     func disconnected(_ session: SessionID) {
         guard let client = clients.removeValue(forKey: session), let name = client.show else { return }
         members[name]?[session] = nil
@@ -257,11 +262,7 @@ final class ShowHub {
             case .broadcast(let message):
                 guard let audience = members[name], !audience.isEmpty else { continue }
                 let bytes = LiveCodec.encode(message)
-                if let fanOut = configuration.fanOut {
-                    fanOut(bytes, Array(audience.values))
-                } else {
-                    for connection in audience.values { connection.send(bytes) }
-                }
+                configuration.fanOut(bytes, Array(audience.values))
             case .close(let session):
                 members[name]?[session] = nil
                 guard let client = clients.removeValue(forKey: session) else { continue }

@@ -25,15 +25,15 @@ public final class ShowServer: Sendable {
         public var makeStore: @Sendable () throws(StoreError) -> any ShowStore
         /// Messages kept and sent on join.
         public var historyLimit: Int
-        /// Sends one message to many connections at once (the transport's fan-out); nil sends to each in turn.
-        public var fanOut: (@Sendable ([UInt8], [any ShowConnection]) -> Void)?
+        /// Sends one message to many connections at once (by default ``ShowServer/fanOut(_:to:)``).
+        public var fanOut: @Sendable ([UInt8], [any ShowConnection]) -> Void
         /// Receives log events (keep it quick).
         public var onEvent: @Sendable (ShowServerEvent) -> Void
 
         /// Creates a configuration.
         public init(catalog: StreamCatalog, secret: TokenSecret,
                     makeStore: @escaping @Sendable () throws(StoreError) -> any ShowStore, historyLimit: Int = 500,
-                    fanOut: (@Sendable ([UInt8], [any ShowConnection]) -> Void)? = nil,
+                    fanOut: @escaping @Sendable ([UInt8], [any ShowConnection]) -> Void = ShowServer.fanOut,
                     onEvent: @escaping @Sendable (ShowServerEvent) -> Void = { _ in }) {
             self.catalog = catalog
             self.secret = secret
@@ -144,6 +144,11 @@ public final class ShowServer: Sendable {
     /// A whole text message arrived from a client.
     public func received(_ text: [UInt8], from session: SessionID) {
         onHub { $0.received(text, on: session) }
+    }
+
+    /// A binary message arrived: the protocol is text only, so it is refused as malformed.
+    public func receivedBinary(from session: SessionID) {
+        onHub { $0.receivedBinary(on: session) }
     }
 
     /// A client's connection closed.
