@@ -119,7 +119,8 @@ let package = Package(
 
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
-                dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV", "Broadcast", "Capture"],
+                dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV", "Broadcast", "Capture", "Transport",
+                               "HTTP", "HTTPServer"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
