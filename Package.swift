@@ -143,8 +143,8 @@ let package = Package(
 
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
-                dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV", "Broadcast", "Capture", "Identity",
-                               "LiveShows", "ShowServer", "SQLiteShowStore"],
+                dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV", "Broadcast", "Capture", "Transport",
+                               "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer", "SQLiteShowStore"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).

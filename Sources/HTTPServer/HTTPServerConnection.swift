@@ -340,7 +340,9 @@ final class HTTPServerConnection: ConnectionHandler {
     // MARK: Timers
 
     private func updateTimer() {
-        let phase = lingering ? .done : machine.phase
+        // A lingering connection's timer is the linger check.
+        guard !lingering else { return }
+        let phase = machine.phase
         guard phase != timedPhase else { return }
         let previous = timedPhase
         timedPhase = phase

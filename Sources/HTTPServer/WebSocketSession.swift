@@ -61,7 +61,8 @@ public final class WebSocketSession: Sendable, Hashable, CustomStringConvertible
         send(WebSocketOutboundFrame(text: text))
     }
 
-    /// Queues a frame encoded once for many sessions.
+    /// Queues a frame encoded once for many sessions. Called off the event loop, it hops there (see
+    /// ``broadcast(_:to:)`` for a sender that must not outpace the loop).
     public func send(_ frame: WebSocketOutboundFrame) {
         guard isOpen else { return }
         let channel = self.channel
@@ -72,20 +73,47 @@ public final class WebSocketSession: Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    /// Sends the same frame to every session, with one hop to the event loop for all of them.
+    /// Sends the same frame to every session, at once when called on the server's event loop (from a session's
+    /// callback), else with one hop to the loop for all of them.
+    ///
+    /// The hop's queue is not bounded: a caller off the loop that may send faster than the loop writes (a
+    /// broadcast loop) uses ``broadcast(_:to:)``, which waits for the loop.
     public static func send<Sessions: Sequence>(_ frame: WebSocketOutboundFrame, to sessions: Sessions)
     where Sessions.Element == WebSocketSession {
-        let open = sessions.filter(\.isOpen)
-        guard let loop = open.first?.channel.loop else { return }
-        let work: @Sendable () -> Void = {
-            for session in open where session.channel.loop === loop {
-                session.channel.value.send(frame.bytes)
+        for (loop, group) in byLoop(sessions) {
+            if loop.inEventLoop {
+                deliver(frame, to: group)
+            } else {
+                loop.execute { deliver(frame, to: group) }
             }
         }
-        if loop.inEventLoop { work() } else { loop.execute(work) }
-        for session in open where session.channel.loop !== loop {
-            session.send(frame)
+    }
+
+    /// Sends the same frame to every session and returns once the event loop has queued it for each (or closed the
+    /// sessions too slow to take it): the caller cannot outpace the loop.
+    public static func broadcast<Sessions: Sequence>(_ frame: WebSocketOutboundFrame, to sessions: Sessions) async
+    where Sessions.Element == WebSocketSession {
+        for (loop, group) in byLoop(sessions) {
+            _ = try? await loop.submit { deliver(frame, to: group) }
         }
+    }
+
+    private static func byLoop<Sessions: Sequence>(_ sessions: Sessions) -> [(EventLoop, [WebSocketSession])]
+    where Sessions.Element == WebSocketSession {
+        var groups: [(EventLoop, [WebSocketSession])] = []
+        for session in sessions where session.isOpen {
+            if let index = groups.firstIndex(where: { $0.0 === session.channel.loop }) {
+                groups[index].1.append(session)
+            } else {
+                groups.append((session.channel.loop, [session]))
+            }
+        }
+        return groups
+    }
+
+    /// Loop thread.
+    private static func deliver(_ frame: WebSocketOutboundFrame, to sessions: [WebSocketSession]) {
+        for session in sessions { session.channel.value.send(frame.bytes) }
     }
 
     /// Starts the closing handshake (RFC 6455 §7.1.2).

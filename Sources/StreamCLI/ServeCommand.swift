@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import IngestServer
 import Transport
 
@@ -11,7 +12,8 @@ struct ServeCommand: Command {
         (ffplay, ffmpeg, VLC) play rtmp://HOST:PORT/APP/KEY. A new player starts at the last keyframe. Each publish
         is recorded as APP-TAG-TIME.flv, where TAG is a short one-way tag of the key: the key itself never appears
         in file names or logs. Without --keys-file any key may publish, as with nginx-rtmp. Ctrl-C stops the
-        server and closes the recordings cleanly.
+        server and closes the recordings cleanly. It also serves HTTP (GET /v1/health answers a small JSON status;
+        see docs/http.md) unless --no-http.
         """
     let options: [OptionSpec] = [
         .value("listen", valueName: "HOST:PORT", help: "Plain RTMP address (default 127.0.0.1:1935; port 0 = any free)."),
@@ -24,7 +26,7 @@ struct ServeCommand: Command {
         .value("keys-file", valueName: "FILE", help: "Allowed stream keys, one a line; others are refused."),
         .value("max-connections", valueName: "N", help: "Most connections at once per listener (default 512)."),
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
-    ]
+    ] + ServeHTTP.options
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try arguments.requireNoPositionals("serve")
@@ -37,6 +39,9 @@ struct ServeCommand: Command {
         }
         let configuration = try makeConfiguration(arguments, context: context)
         let console = context.console
+        // HTTP (docs/http.md), checked before anything starts.
+        let httpConfiguration = try ServeHTTP.configuration(arguments, certificate: arguments.value("tls-cert"),
+                                                            key: arguments.value("tls-key"), console: console)
         let server: RTMPServer
         do {
             server = try RTMPServer(configuration: configuration)
@@ -59,6 +64,14 @@ struct ServeCommand: Command {
             console.print("Publish to rtmps://\(Self.urlHost(listen.host)):\(port)/live with \(keyHint)")
         }
         console.print("Play with: ffplay rtmp://HOST:PORT/live/KEY")
+        // HTTP: its own block, where later issues' routes join (ServeHTTP.router).
+        let http: HTTPServer?
+        do {
+            http = try ServeHTTP.start(httpConfiguration, console: console)
+        } catch {
+            server.stop()
+            throw error
+        }
         if let directory = configuration.recordDirectory {
             console.print("Recordings go to \(directory)")
         } else {
@@ -71,6 +84,7 @@ struct ServeCommand: Command {
                 await interrupt.wait()
             }
         }
+        ServeHTTP.stop(http)
         server.stop()
         console.print("Stopped")
         return ExitCode.success
@@ -96,8 +110,8 @@ struct ServeCommand: Command {
             let (host, port) = try Self.hostPort(tlsListen, flag: "--tls-listen")
             configuration.tlsListen = (host, port, TLSServerConfiguration(certificateFile: certificate,
                                                                           privateKeyFile: key))
-        } else if certificate != nil || key != nil {
-            throw CLIError.usage("--tls-cert and --tls-key need --tls-listen HOST:PORT")
+        } else if (certificate != nil || key != nil) && arguments.value(ServeHTTP.tlsListen.name) == nil {
+            throw CLIError.usage("--tls-cert and --tls-key need --tls-listen HOST:PORT (or --https-listen)")
         }
         if configuration.listen == nil && configuration.tlsListen == nil {
             throw CLIError.usage("--no-plain needs --tls-listen: the server must listen somewhere")
