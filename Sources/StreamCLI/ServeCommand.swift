@@ -26,7 +26,7 @@ struct ServeCommand: Command {
         .value("keys-file", valueName: "FILE", help: "Allowed stream keys, one a line; others are refused."),
         .value("max-connections", valueName: "N", help: "Most connections at once per listener (default 512)."),
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
-    ] + ServeHTTP.options
+    ] + ServeHTTP.options + ServeShows.options
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try arguments.requireNoPositionals("serve")
@@ -37,11 +37,19 @@ struct ServeCommand: Command {
             }
             return seconds
         }
-        let configuration = try makeConfiguration(arguments, context: context)
+        var configuration = try makeConfiguration(arguments, context: context)
         let console = context.console
+        // Live shows (docs/live-protocol.md): declarations and secret checked before anything starts.
+        let shows = try ServeShows.make(arguments, context: context) { event in
+            console.print(Self.timestamp() + " " + event.description)
+        }
+        shows?.configureIngest(&configuration)
         // HTTP (docs/http.md), checked before anything starts.
         let httpConfiguration = try ServeHTTP.configuration(arguments, certificate: arguments.value("tls-cert"),
                                                             key: arguments.value("tls-key"), console: console)
+        if shows != nil && httpConfiguration == nil {
+            throw CLIError.usage("--shows serves live shows over HTTP: drop --no-http")
+        }
         let server: RTMPServer
         do {
             server = try RTMPServer(configuration: configuration)
@@ -64,11 +72,23 @@ struct ServeCommand: Command {
             console.print("Publish to rtmps://\(Self.urlHost(listen.host)):\(port)/live with \(keyHint)")
         }
         console.print("Play with: ffplay rtmp://HOST:PORT/live/KEY")
+        if let shows {
+            do {
+                try shows.start(ingest: server, ingestURL: Self.showIngestURL(ports, configuration))
+            } catch {
+                server.stop()
+                throw error
+            }
+            console.print("Live shows at /v1/streams/NAME on the HTTP listener; their data in \(shows.dataDirectory)")
+        }
         // HTTP: its own block, where later issues' routes join (ServeHTTP.router).
         let http: HTTPServer?
         do {
-            http = try ServeHTTP.start(httpConfiguration, console: console)
+            http = try ServeHTTP.start(httpConfiguration, console: console) { router in
+                shows?.server.addRoutes(to: &router)
+            }
         } catch {
+            shows?.server.stop()
             server.stop()
             throw error
         }
@@ -85,6 +105,7 @@ struct ServeCommand: Command {
             }
         }
         ServeHTTP.stop(http)
+        shows?.server.stop()
         server.stop()
         console.print("Stopped")
         return ExitCode.success
@@ -172,6 +193,18 @@ struct ServeCommand: Command {
             throw CLIError.failure("neither XDG_DATA_HOME nor HOME is set: pass --record-dir DIR or --no-record")
         }
         return home + "/.local/share/stream/recordings"
+    }
+
+    /// Where show hosts publish: the RTMPS listener if there is one, else plain RTMP.
+    private static func showIngestURL(_ ports: RTMPServer.BoundPorts,
+                                      _ configuration: RTMPServer.Configuration) -> String? {
+        if let port = ports.rtmps, let listen = configuration.tlsListen {
+            return ServeShows.ingestURL(scheme: "rtmps", host: listen.host, port: port)
+        }
+        if let port = ports.rtmp, let listen = configuration.listen {
+            return ServeShows.ingestURL(scheme: "rtmp", host: listen.host, port: port)
+        }
+        return nil
     }
 
     private static func urlHost(_ host: String) -> String {

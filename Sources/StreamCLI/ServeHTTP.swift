@@ -45,8 +45,11 @@ enum ServeHTTP {
     }
 
     /// The routes of `stream serve`.
-    static func router(startedAt: ContinuousClock.Instant) -> HTTPRouter {
+    /// - Parameter addRoutes: adds the routes of the other services (live shows).
+    static func router(startedAt: ContinuousClock.Instant,
+                       addRoutes: (inout HTTPRouter) -> Void = { _ in }) -> HTTPRouter {
         var router = HTTPRouter()
+        addRoutes(&router)
         router.add(.get, "/v1/health", .immediate { _ in
             let uptime = Int((ContinuousClock.now - startedAt).components.seconds)
             return .json(#"{"status":"ok","version":"\#(StreamCLIMain.version)","uptimeSeconds":\#(uptime)}"#)
@@ -57,12 +60,13 @@ enum ServeHTTP {
     /// Starts the HTTP server and prints where it listens.
     /// - Returns: the running server, or nil when HTTP is off.
     /// - Throws: `CLIError.failure` when an address is in use or the certificate cannot be loaded.
-    static func start(_ configuration: HTTPServer.Configuration?, console: Console) throws -> HTTPServer? {
+    static func start(_ configuration: HTTPServer.Configuration?, console: Console,
+                      addRoutes: (inout HTTPRouter) -> Void = { _ in }) throws -> HTTPServer? {
         guard let configuration else { return nil }
         let server: HTTPServer
         let ports: HTTPServer.BoundPorts
         do {
-            server = try HTTPServer(configuration: configuration, router: router(startedAt: .now))
+            server = try HTTPServer(configuration: configuration, router: router(startedAt: .now, addRoutes: addRoutes))
             ports = try runBlocking { try await server.start() }
         } catch {
             throw CLIError.failure("cannot serve HTTP: \(error)")
