@@ -35,6 +35,8 @@ final class ShowHub {
     private var clients: [SessionID: Client] = [:]
     private var shows: [String: Show] = [:]
     private var members: [String: [SessionID: any ShowConnection]] = [:]
+    /// Each show's members as one array, made again after any change: broadcasts do not build it each time.
+    private var audiences: [String: [any ShowConnection]] = [:]
     /// Work waiting for a show to load.
     private var loading: [String: [ShowWork]] = [:]
     private var tick: (at: Int64, timer: Scheduled)?
@@ -112,6 +114,7 @@ final class ShowHub {
     func disconnected(_ session: SessionID) {
         guard let client = clients.removeValue(forKey: session), let name = client.show else { return }
         members[name]?[session] = nil
+        audiences[name] = nil
         guard shows[name] != nil else { return }
         let now = WallClock.milliseconds()
         let effects = shows[name]?.disconnected(session, now: now) ?? []
@@ -167,6 +170,7 @@ final class ShowHub {
             clients[session] = nil
             if let name = client.show, client.joined {
                 members[name]?[session] = nil
+                audiences[name] = nil
                 let now = WallClock.milliseconds()
                 run(shows[name]?.disconnected(session, now: now) ?? [], show: name, now: now)
             }
@@ -239,6 +243,7 @@ final class ShowHub {
               loading[name] == nil else { return }
         shows[name] = nil
         members[name] = nil
+        audiences[name] = nil
     }
 
     private func sweep(now: Int64) {
@@ -255,16 +260,19 @@ final class ShowHub {
                 if case .reply(_, .success(.welcome)) = message {
                     client.joined = true
                     members[name, default: [:]][session] = client.connection
+                    audiences[name] = nil
                 }
                 client.closeCode = Self.closeCode(after: message) ?? client.closeCode
                 clients[session] = client
                 client.connection.send(LiveCodec.encode(message))
             case .broadcast(let message):
-                guard let audience = members[name], !audience.isEmpty else { continue }
-                let bytes = LiveCodec.encode(message)
-                configuration.fanOut(bytes, Array(audience.values))
+                let audience = audiences[name] ?? Array((members[name] ?? [:]).values)
+                audiences[name] = audience
+                guard !audience.isEmpty else { continue }
+                configuration.fanOut(LiveCodec.encode(message), audience)
             case .close(let session):
                 members[name]?[session] = nil
+                audiences[name] = nil
                 guard let client = clients.removeValue(forKey: session) else { continue }
                 client.connection.close(code: client.closeCode, reason: "")
             case .persist(let commit, let write):

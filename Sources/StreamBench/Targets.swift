@@ -53,5 +53,15 @@ enum Targets {
                           detail: "\(f(row.oursMedian)) vs \(f(row.peerMedian)) ms/Mbit (ratio \(f(row.ratioMedian))), "
                             + "players behind or failed: ours \(f(stalls?.oursMedian)), nginx \(f(stalls?.peerMedian))")
         }
+        for row in rows where row.section.hasPrefix("8 live show") && row.metric == "delivery latency p99" {
+            let lost = find(row.section, "messages lost")
+            let memory = find(row.section, "server RSS per watcher")
+            report.target("\(row.section.dropFirst(2)): delivery p99 <= 100 ms", met: row.oursMedian.map { $0 <= 100 },
+                          detail: "\(f(row.oursMedian)) ms")
+            report.target("\(row.section.dropFirst(2)): 0 messages lost", met: lost.map { ($0.ours.max() ?? 1) == 0 },
+                          detail: "\(f(lost?.oursMedian)) lost")
+            report.target("\(row.section.dropFirst(2)): <= 20 KB of server RSS per watcher",
+                          met: memory?.oursMedian.map { $0 <= 20 }, detail: "\(f(memory?.oursMedian)) KB")
+        }
     }
 }
