@@ -13,7 +13,9 @@ struct ServeCommand: Command {
         is recorded as APP-TAG-TIME.flv, where TAG is a short one-way tag of the key: the key itself never appears
         in file names or logs. Without --keys-file any key may publish, as with nginx-rtmp. Ctrl-C stops the
         server and closes the recordings cleanly. It also serves HTTP (GET /v1/health answers a small JSON status;
-        see docs/http.md) unless --no-http.
+        see docs/http.md) unless --no-http. With --shows FILE it serves live shows at /v1/streams/NAME
+        (docs/live-protocol.md), checks its hosts' publish grants and OBS keys, and keeps chat and moderation in
+        --data-dir.
         """
     let options: [OptionSpec] = [
         .value("listen", valueName: "HOST:PORT", help: "Plain RTMP address (default 127.0.0.1:1935; port 0 = any free)."),
