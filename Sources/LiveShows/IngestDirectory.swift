@@ -66,6 +66,14 @@ public struct IngestDirectory: Sendable {
         shows[show] = entry
     }
 
+    /// Forgets a show that has nothing the ingest needs (no OBS key, never ended, nothing published), so that
+    /// looking at many show names does not grow the directory; a show that needs its entry keeps it.
+    public mutating func forgetIfPlain(_ show: String) {
+        guard let entry = shows[show], entry.keyHash == nil, entry.generation == 0, !entry.ended,
+              !busy.contains(where: { $0.show == show }) else { return }
+        shows[show] = nil
+    }
+
     /// Decides a publish.
     /// - Parameters:
     ///   - streamKey: the key the publisher gave (a secret: never logged).

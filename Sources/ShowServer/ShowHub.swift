@@ -244,6 +244,7 @@ final class ShowHub {
         shows[name] = nil
         members[name] = nil
         audiences[name] = nil
+        directory.withLock { $0.forgetIfPlain(name) }
     }
 
     private func sweep(now: Int64) {

@@ -57,4 +57,15 @@ struct IngestDirectoryTests {
         #expect(directory.authorize(streamKey: made.key, now: 0, credentials: Self.credentials)
                 == .refuse("the host ended the show: go live again to reopen it"))
     }
+
+    @Test func plainShowsAreForgottenOthersKept() {
+        var directory = IngestDirectory()
+        directory.update("show:plain", .init(generation: 0, ended: false, keyHash: nil))
+        directory.update("show:ended", .init(generation: 1, ended: true, keyHash: nil))
+        directory.update("show:keyed", .init(generation: 0, ended: false, keyHash: "abc"))
+        for name in ["show:plain", "show:ended", "show:keyed"] { directory.forgetIfPlain(name) }
+        #expect(directory.entry("show:plain") == nil)
+        #expect(directory.entry("show:ended") != nil)
+        #expect(directory.entry("show:keyed") != nil)
+    }
 }
