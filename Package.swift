@@ -126,7 +126,8 @@ let package = Package(
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
         .executableTarget(name: "stream-bench",
                           dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "IngestServer",
-                                         "Broadcast", "Capture", "StreamCore"],
+                                         "Broadcast", "Capture", "StreamCore", "Locking", "Transport", "HTTP",
+                                         "WebSocket", "HTTPServer", "HTTPClient"],
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
