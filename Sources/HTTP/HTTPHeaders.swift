@@ -81,6 +81,16 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.removeAll { HTTPHeaders.name($0.name, matches: name) }
     }
 
+    /// Appends the field lines ("Name: value" CRLF each) to a head being written.
+    func write(into text: inout String) {
+        for field in fields {
+            text += field.name
+            text += ": "
+            text += field.value
+            text += "\r\n"
+        }
+    }
+
     /// ASCII case-insensitive comparison of field names (or tokens).
     public static func name(_ lhs: String, matches rhs: String) -> Bool {
         let left = lhs.utf8

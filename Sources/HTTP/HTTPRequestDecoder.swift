@@ -19,8 +19,7 @@ public struct HTTPRequestDecoder: Sendable {
 
     private enum State: Sendable {
         case head
-        case body(remaining: Int)
-        case chunked(ChunkedDecoder)
+        case body(HTTPBodyDecoder)
         case failed(HTTPError)
     }
 
@@ -72,18 +71,9 @@ public struct HTTPRequestDecoder: Sendable {
             throw error
         case .head:
             return try decodeHead()
-        case .body(let remaining):
-            if remaining == 0 {
-                state = .head
-                return .end
-            }
-            guard !buffer.isEmpty else { return nil }
-            let count = min(remaining, buffer.count)
-            state = .body(remaining: remaining - count)
-            return .body(buffer.read(count))
-        case .chunked(var decoder):
-            let part = try decoder.next(from: &buffer)
-            state = .chunked(decoder)
+        case .body(var body):
+            let part = try body.next(from: &buffer)
+            state = .body(body)
             switch part {
             case .data(let bytes):
                 return .body(bytes)
@@ -113,14 +103,7 @@ public struct HTTPRequestDecoder: Sendable {
         let head = HTTPRequestHead(method: method, target: target, version: version, headers: headers)
         try Self.checkHost(head)
         let framing = try HTTPBodyFraming.request(head)
-        switch framing {
-        case .none, .untilClose:
-            state = .body(remaining: 0)
-        case .length(let count):
-            state = .body(remaining: count)
-        case .chunked:
-            state = .chunked(ChunkedDecoder(limits: limits))
-        }
+        state = .body(HTTPBodyDecoder(framing, limits: limits))
         return .head(head, framing)
     }
 

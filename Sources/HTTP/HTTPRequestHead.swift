@@ -32,12 +32,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
     /// The head as sent on the wire, ending with the empty line.
     public func encoded() -> [UInt8] {
         var text = "\(method.rawValue) \(target) \(version)\r\n"
-        for field in headers {
-            text += field.name
-            text += ": "
-            text += field.value
-            text += "\r\n"
-        }
+        headers.write(into: &text)
         text += "\r\n"
         return Array(text.utf8)
     }

@@ -17,12 +17,7 @@ public struct HTTPResponseHead: Sendable, Equatable {
     /// The head as sent on the wire, ending with the empty line.
     public func encoded() -> [UInt8] {
         var text = "\(version) \(status.code) \(status.reasonPhrase)\r\n"
-        for field in headers {
-            text += field.name
-            text += ": "
-            text += field.value
-            text += "\r\n"
-        }
+        headers.write(into: &text)
         text += "\r\n"
         return Array(text.utf8)
     }

@@ -86,13 +86,7 @@ final class NginxStaticServer {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = try Loopback.freePort()
         let config = """
-            \(getuid() == 0 ? "user root;" : "")
-            daemon off;
-            master_process on;
-            worker_processes 1;
-            pid \(directory)/nginx.pid;
-            error_log \(directory)/error.log warn;
-            events { worker_connections 1024; }
+            \(NginxServer.preamble(directory: directory))
             http {
                 access_log off;
                 keepalive_requests 1000000;

@@ -1,4 +1,5 @@
 import HTTP
+import TestSupport
 import Testing
 
 /// Inputs found by fuzzing (Fuzz/Sources/FuzzHTTPRequestHead, FuzzChunkedDecoder), kept as tests.
