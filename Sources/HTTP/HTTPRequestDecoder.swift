@@ -114,8 +114,8 @@ public struct HTTPRequestDecoder: Sendable {
 
     /// RFC 9112 §3.2: an HTTP/1.1 request has exactly one Host field.
     private static func checkHost(_ head: HTTPRequestHead) throws(HTTPError) {
-        let hosts = head.headers.values("Host")
-        if hosts.count > 1 { throw .malformed("the request has more than one Host field") }
-        if hosts.isEmpty && head.version.minor >= 1 { throw .malformed("an HTTP/1.1 request without a Host field") }
+        let hosts = head.headers.count("Host")
+        if hosts > 1 { throw .malformed("the request has more than one Host field") }
+        if hosts == 0 && head.version.minor >= 1 { throw .malformed("an HTTP/1.1 request without a Host field") }
     }
 }

@@ -5,7 +5,8 @@ import WebSocket
 /// bounded outbound queue, keep-alive pings and the closing handshake's timer.
 final class ServerWebSocket: ConnectionHandler {
     private let connection: Connection
-    private unowned let core: ServerCore
+    // Strong: the core holds its connections only until they close, so the cycle ends there.
+    private let core: ServerCore
     private let options: WebSocketOptions
     private let handlers: WebSocketHandlers
     private var machine: WebSocketMachine
