@@ -4,7 +4,6 @@ import Glibc
 import Foundation
 import HTTP
 import Locking
-import Synchronization
 import Transport
 import WebSocket
 
@@ -14,13 +13,13 @@ import WebSocket
 final class BenchWebSockets: Sendable {
     let loop: EventLoop
     private let state = Locked(State())
-    let received = Atomic<Int>(0)
 
     private struct State {
         var opened = 0
         var failed: [String] = []
         var latencies: [Double] = []
-        var recording = false
+        /// Messages sent at or after this monotonic time are measured (nil: none).
+        var recordingSince: UInt64?
         var clients: [LoopBound<BenchWebSocket>] = []
     }
 
@@ -53,16 +52,23 @@ final class BenchWebSockets: Sendable {
         }
     }
 
-    /// Starts (or stops) collecting latencies.
-    func record(_ on: Bool) {
+    /// Measures the messages sent from now on: their deliveries and latencies (messages in flight from before are
+    /// left out).
+    func startRecording() {
+        let now = Self.monotonicNanoseconds()
         state.withLock {
-            $0.recording = on
-            if on { $0.latencies.removeAll(keepingCapacity: true) }
+            $0.recordingSince = now
+            $0.latencies.removeAll(keepingCapacity: true)
         }
     }
 
-    /// The latencies collected, in milliseconds.
-    var latencies: [Double] { state.withLock { $0.latencies } }
+    /// Stops measuring; returns the latencies measured, in milliseconds (one per delivery).
+    func stopRecording() -> [Double] {
+        state.withLock {
+            $0.recordingSince = nil
+            return $0.latencies
+        }
+    }
 
     /// Closes every client and stops the loop.
     func shutdown() {
@@ -81,10 +87,11 @@ final class BenchWebSockets: Sendable {
 
     /// A message arrived: counts it and, for a timed one, records its latency.
     func didReceive(_ text: String, at now: UInt64) {
-        received.add(1, ordering: .relaxed)
         guard let sent = Self.sendTime(in: text) else { return }
         let milliseconds = Double(now &- sent) / 1e6
-        state.withLock { if $0.recording { $0.latencies.append(milliseconds) } }
+        state.withLock { state in
+            if let since = state.recordingSince, sent >= since { state.latencies.append(milliseconds) }
+        }
     }
 
     /// The monotonic nanoseconds after `"t":` in a fan-out message.
@@ -123,8 +130,20 @@ final class BenchWebSocket: ConnectionHandler {
     func connectionDidRead(_ connection: Connection, bytes: [UInt8]) {
         guard var machine else {
             response.append(bytes)
-            guard case .head(let head)? = try? response.next(), (try? handshake.validate(head)) != nil else {
-                owner.didFail("no 101 from the server")
+            let part: HTTPResponseDecoder.Part?
+            do {
+                part = try response.next()
+            } catch {
+                owner.didFail("a malformed answer to the upgrade: \(error)")
+                connection.close()
+                return
+            }
+            guard let part else { return }  // the head is still arriving
+            do {
+                guard case .head(let head) = part else { throw WebSocketError(.protocolError, "no head") }
+                _ = try handshake.validate(head)
+            } catch {
+                owner.didFail("the upgrade failed: \(error)")
                 connection.close()
                 return
             }

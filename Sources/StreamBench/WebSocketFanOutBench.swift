@@ -27,31 +27,29 @@ struct WebSocketFanOutBench {
             try await WebSocketClient.connect(to: "ws://127.0.0.1:\(port)/fanout?role=sender")
         }
         let serverCPUStart = ProcessTree.cpuSeconds(root: server.pid)
-        let outcome = try runBlocking { () -> (sent: Int, delivered: Int, elapsed: Double) in
+        let outcome = try runBlocking { () -> (sent: Int, latencies: [Double], elapsed: Double) in
             // One second of warm-up, then the measured window; messages go out in bursts every 10 ms.
             _ = try await Self.send(sender, rate: rate, seconds: 1)
-            clients.record(true)
-            let before = clients.received.load(ordering: .relaxed)
+            clients.startRecording()
             let started = Measure.now()
             let sent = try await Self.send(sender, rate: rate, seconds: seconds)
+            let elapsed = Measure.now() - started
             try await Task.sleep(for: .milliseconds(500))  // the last messages land
-            let delivered = clients.received.load(ordering: .relaxed) - before
-            clients.record(false)
-            return (sent, delivered, Measure.now() - started)
+            return (sent, clients.stopRecording(), elapsed)
         }
         let serverCPU = ProcessTree.cpuSeconds(root: server.pid) - serverCPUStart
         await_close(sender)
-        let latencies = clients.latencies
+        let latencies = outcome.latencies
+        let delivered = latencies.count
         let expected = outcome.sent * Self.receivers
         let section = "9 WebSocket fan-out 1 to \(Self.receivers)"
-        let window = seconds
         report.record(section, "messages delivered per second", unit: "msg/s",
-                      ours: Double(outcome.delivered) / window,
+                      ours: Double(delivered) / outcome.elapsed,
                       note: "\(rate) chat messages/s (~130 bytes of JSON) for \(Int(seconds)) s, each encoded once "
-                        + "and sent to \(Self.receivers) receivers; delivered \(outcome.delivered) of \(expected)")
+                        + "and sent to \(Self.receivers) receivers; delivered \(delivered) of \(expected)")
         report.record(section, "delivery latency p50", unit: "ms", ours: Measure.percentile(latencies, 0.5))
         report.record(section, "delivery latency p99", unit: "ms", ours: Measure.percentile(latencies, 0.99))
-        report.record(section, "messages lost", unit: "count", ours: Double(expected - outcome.delivered))
+        report.record(section, "messages lost", unit: "count", ours: Double(expected - delivered))
         report.record(section, "server CPU, share of one core", unit: "%", ours: serverCPU / outcome.elapsed * 100)
         report.record(section, "server peak RSS", unit: "MB", ours: Double(ProcessTree.peakRSS(root: server.pid)) / 1e6)
     }
