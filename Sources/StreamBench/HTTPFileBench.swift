@@ -25,16 +25,25 @@ struct HTTPFileBench {
         try ChildProcess.waitUntilListening(port)
         let oursResult = try load(url: "http://127.0.0.1:\(port)/files/small.html", seconds: seconds, server: ours.pid)
 
-        let nginx = try NginxStaticServer(directory: context.file("nginx-static"), root: directory)
-        defer { nginx.stop() }
+        let nginx = try NginxStaticServer(directory: context.file("nginx-static"), root: directory, sendfile: false)
         let nginxResult = try load(url: "http://127.0.0.1:\(nginx.port)/files/small.html", seconds: seconds,
                                    server: nginx.child.pid)
+        nginx.stop()
+        // Debian's stock nginx.conf turns sendfile and tcp_nopush on: measured too, as installed.
+        let stock = try NginxStaticServer(directory: context.file("nginx-static-stock"), root: directory,
+                                          sendfile: true)
+        let stockResult = try load(url: "http://127.0.0.1:\(stock.port)/files/small.html", seconds: seconds,
+                                   server: stock.child.pid)
+        stock.stop()
 
         let section = "8 HTTP small file, keep-alive"
         report.record(section, "requests per second", unit: "req/s", ours: oursResult.requestsPerSecond,
                       peer: nginxResult.requestsPerSecond, peerName: "nginx",
                       note: "a \(Self.fileSize)-byte file, wrk -t1 -c\(Self.connections) -d\(seconds)s; ours = "
                         + "HTTPServer (one event loop) in its own process, nginx with one worker, access log off")
+        report.record(section, "requests per second vs nginx with sendfile, tcp_nopush", unit: "req/s",
+                      ours: oursResult.requestsPerSecond, peer: stockResult.requestsPerSecond,
+                      peerName: "nginx (Debian's sendfile on, tcp_nopush on)")
         report.record(section, "latency p99", unit: "ms", ours: oursResult.p99Milliseconds,
                       peer: nginxResult.p99Milliseconds, peerName: "nginx")
         report.record(section, "server CPU, share of one core", unit: "%", ours: oursResult.serverCPUPercent,
@@ -77,12 +86,13 @@ struct HTTPFileBench {
     }
 }
 
-/// nginx serving a directory over HTTP (one worker, access log off, long keep-alive), as the peer of item 8.
+/// nginx serving a directory over HTTP (one worker, access log off, long keep-alive), as the peer of item 8: with
+/// nginx's compiled defaults (sendfile off), or with sendfile and tcp_nopush on as Debian's stock nginx.conf has.
 final class NginxStaticServer {
     let port: Int
     let child: ChildProcess
 
-    init(directory: String, root: String) throws {
+    init(directory: String, root: String, sendfile: Bool) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = try Loopback.freePort()
         let config = """
@@ -90,6 +100,8 @@ final class NginxStaticServer {
             http {
                 access_log off;
                 keepalive_requests 1000000;
+                sendfile \(sendfile ? "on" : "off");
+                tcp_nopush \(sendfile ? "on" : "off");
                 client_body_temp_path \(directory)/body;
                 proxy_temp_path \(directory)/proxy;
                 fastcgi_temp_path \(directory)/fastcgi;
