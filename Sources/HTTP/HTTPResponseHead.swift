@@ -15,10 +15,11 @@ public struct HTTPResponseHead: Sendable, Equatable {
     }
 
     /// The head as sent on the wire, ending with the empty line.
-    public func encoded() -> [UInt8] {
+    /// - Parameter extraCapacity: room to leave after the head (a body about to be appended to the same array).
+    public func encoded(extraCapacity: Int = 0) -> [UInt8] {
         // Byte by byte rather than by string interpolation: written for every response.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
+        bytes.reserveCapacity(256 + extraCapacity)
         version.write(into: &bytes)
         bytes.append(HTTPSyntax.space)
         let code = min(max(status.code, 100), 999)

@@ -125,7 +125,9 @@ public struct HTTPServerMachine: Sendable {
     ///   - bodyLength: the body's length when known (sent as `Content-Length`); nil for a streamed body, sent
     ///     chunked (or, to an HTTP/1.0 client, until the connection closes).
     /// - Returns: the bytes of the head.
-    public mutating func startResponse(_ head: HTTPResponseHead, bodyLength: Int?) -> [UInt8] {
+    ///   - extraCapacity: room to leave in the returned array for body bytes the caller appends (see
+    ///     ``writesBody(count:)``).
+    public mutating func startResponse(_ head: HTTPResponseHead, bodyLength: Int?, extraCapacity: Int = 0) -> [UInt8] {
         guard case .handling(let exchange) = state else {
             preconditionFailure("HTTPServerMachine.startResponse without a request to answer")
         }
@@ -154,7 +156,7 @@ public struct HTTPServerMachine: Sendable {
             head.headers.add("Connection", "keep-alive")
         }
         state = .responding(Response(exchange: exchange, outgoing: outgoing, keepAlive: keepAlive))
-        return head.encoded()
+        return head.encoded(extraCapacity: extraCapacity)
     }
 
     /// Accounts for `count` body bytes of a response of known length that the caller writes itself, straight after

@@ -204,10 +204,12 @@ final class HTTPServerConnection: ConnectionHandler {
             send(machine.startResponse(head, bodyLength: nil))
             startStream(producer)
         case .file(let body):
-            var start = machine.startResponse(head, bodyLength: body.range.count)
+            let small = body.range.count <= FileSender.chunkSize
+            var start = machine.startResponse(head, bodyLength: body.range.count,
+                                              extraCapacity: small ? body.range.count : 0)
             // A small file goes out with its head in one write (one packet with TCP_NODELAY), read into the head's
             // buffer. A HEAD request's response has no body on the wire.
-            if body.range.count <= FileSender.chunkSize {
+            if small {
                 let written = machine.writesBody(count: body.range.count)
                 if !written || body.file.read(body.range.count, at: body.range.lowerBound, appendingTo: &start) {
                     send(start)

@@ -57,22 +57,34 @@ final class OpenFile: @unchecked Sendable {
 
     /// `"<mtime hex>-<size hex>"`, as nginx builds its ETag.
     var entityTag: HTTPEntityTag {
-        // Written digit by digit: computed for every file response.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        Self.appendHex(modifiedSeconds, to: &bytes)
-        Self.appendHex(modifiedNanoseconds / 1_000_000, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        Self.appendHex(size, to: &bytes)
-        return HTTPEntityTag(String(decoding: bytes, as: UTF8.self))
+        HTTPEntityTag(String(entityTagField.dropFirst().dropLast()))
     }
 
-    private static func appendHex(_ value: Int, to bytes: inout [UInt8]) {
+    /// The `ETag` field's value, quotes included, written digit by digit into one string: made for every file
+    /// response.
+    var entityTagField: String {
+        String(unsafeUninitializedCapacity: 40) { buffer in
+            var count = 0
+            buffer[count] = UInt8(ascii: "\"")
+            count += 1
+            Self.writeHex(modifiedSeconds, into: buffer, at: &count)
+            Self.writeHex(modifiedNanoseconds / 1_000_000, into: buffer, at: &count)
+            buffer[count] = UInt8(ascii: "-")
+            count += 1
+            Self.writeHex(size, into: buffer, at: &count)
+            buffer[count] = UInt8(ascii: "\"")
+            return count + 1
+        }
+    }
+
+    /// At most 16 digits (a non-negative Int).
+    private static func writeHex(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at count: inout Int) {
         let digits: StaticString = "0123456789abcdef"
         var shift = 60
         while shift > 0 && (value >> shift) & 0xF == 0 { shift -= 4 }
         while shift >= 0 {
-            bytes.append(digits.utf8Start[(value >> shift) & 0xF])
+            buffer[count] = digits.utf8Start[(value >> shift) & 0xF]
+            count += 1
             shift -= 4
         }
     }

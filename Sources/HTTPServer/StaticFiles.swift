@@ -21,19 +21,21 @@ extension HTTPResponse {
             response.headers.add("Allow", "GET, HEAD")
             return response
         }
-        let tag = file.entityTag
+        let tagField = file.entityTagField
         var headers = HTTPHeaders()
         headers.reserveCapacity(8)  // room for Date, Server, Content-Length and Connection to come
         headers.add("Content-Type", contentType ?? MediaType.forPath(path))
-        headers.add("ETag", tag.description)
+        headers.add("ETag", tagField)
         headers.add("Accept-Ranges", "bytes")
-        if let condition = request.headers["If-None-Match"], HTTPEntityTag.ifNoneMatch(condition, matches: tag) {
+        if let condition = request.headers["If-None-Match"],
+           HTTPEntityTag.ifNoneMatch(condition, matches: file.entityTag) {
             headers.remove("Content-Type")
             return HTTPResponse(status: .notModified, headers: headers)
         }
         var range = 0..<file.size
         var status = HTTPStatus.ok
-        if let value = request.headers["Range"], let requested = HTTPByteRange(value), rangeApplies(request, tag) {
+        if let value = request.headers["Range"], let requested = HTTPByteRange(value),
+           rangeApplies(request, file.entityTag) {
             switch requested.resolve(length: file.size) {
             case .partial(let partial):
                 range = partial
@@ -41,7 +43,7 @@ extension HTTPResponse {
                 headers.add("Content-Range", "bytes \(partial.lowerBound)-\(partial.upperBound - 1)/\(file.size)")
             case .unsatisfiable:
                 return HTTPResponse(status: .rangeNotSatisfiable,
-                                    headers: ["Content-Range": "bytes */\(file.size)", "ETag": tag.description])
+                                    headers: ["Content-Range": "bytes */\(file.size)", "ETag": tagField])
             }
         }
         return HTTPResponse(status: status, headers: headers,
