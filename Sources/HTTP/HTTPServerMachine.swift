@@ -127,11 +127,11 @@ public struct HTTPServerMachine: Sendable {
     /// - Returns: the bytes of the head.
     ///   - extraCapacity: room to leave in the returned array for body bytes the caller appends (see
     ///     ``writesBody(count:)``).
-    public mutating func startResponse(_ head: HTTPResponseHead, bodyLength: Int?, extraCapacity: Int = 0) -> [UInt8] {
+    public mutating func startResponse(_ head: consuming HTTPResponseHead, bodyLength: Int?,
+                                       extraCapacity: Int = 0) -> [UInt8] {
         guard case .handling(let exchange) = state else {
             preconditionFailure("HTTPServerMachine.startResponse without a request to answer")
         }
-        var head = head
         head.version = .http1_1
         let closeRequested = head.headers.removeFraming()
         var outgoing: Outgoing

@@ -190,12 +190,15 @@ final class HTTPServerConnection: ConnectionHandler {
 
     // MARK: Responses
 
-    private func respond(_ response: HTTPResponse) {
-        var head = HTTPResponseHead(status: response.status, headers: response.headers)
+    private func respond(_ response: consuming HTTPResponse) {
+        // The fields move into the head (the response lets go of them), so adding ours copies nothing.
+        let body = response.body
+        var head = HTTPResponseHead(status: response.status)
+        swap(&head.headers, &response.headers)
         if !head.headers.contains("Date") { head.headers.add("Date", core.date()) }
         if !head.headers.contains("Server") { head.headers.add("Server", core.configuration.serverName) }
         answered += 1
-        switch response.body {
+        switch body {
         case .bytes(let bytes):
             let start = machine.startResponse(head, bodyLength: bytes.count)
             send(start + machine.responseBody(bytes))
