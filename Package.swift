@@ -54,6 +54,8 @@ let package = Package(
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // glibc's malloc_trim: the ingest server hands freed buffers back to the system after peers leave.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.
         .target(name: "CTCPInfo", path: "Sources/CTCPInfo"),
 
@@ -115,7 +117,9 @@ let package = Package(
 
         // Drivers: an RTMP machine fed by a transport.
         .target(name: "Publisher", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"], swiftSettings: strict),
-        .target(name: "IngestServer", dependencies: ["StreamCore", "RTMP", "FLV", "Transport", "Digest"],
+        .target(name: "IngestServer",
+                dependencies: ["RTMP", "FLV", "AMF", "Transport", "Digest", "Locking",
+                               .target(name: "CMalloc", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
         // Drivers: HTTP/1.1 and WebSocket machines on the transport (server; client).
         .target(name: "HTTPServer", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],
@@ -150,8 +154,8 @@ let package = Package(
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
         .executableTarget(name: "stream-bench",
                           dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "IngestServer",
-                                         "Broadcast", "Capture", "StreamCore", "Transport", "WebSocket", "Identity",
-                                         "Locking"],
+                                         "Broadcast", "Capture", "StreamCore", "Locking", "Transport", "HTTP",
+                                         "WebSocket", "HTTPServer", "HTTPClient", "Identity"],
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
@@ -175,8 +179,8 @@ let package = Package(
         .testTarget(name: "SQLiteShowStoreTests",
                     dependencies: ["SQLiteShowStore", "LiveShows", "LiveProtocol", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
-        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPClientTests",
                     dependencies: ["HTTPClient", "HTTP", "WebSocket", "Transport", "TestSupport"],
                     swiftSettings: strict),
@@ -195,8 +199,8 @@ let package = Package(
                     dependencies: ["StreamCLI", "Broadcast", "stream", "TestSupport", "Identity"],
                     swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
-                    dependencies: ["StreamCore", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI",
-                                   "TestSupport", "stream"],
+                    dependencies: ["StreamCore", "AMF", "FLV", "RTMP", "Transport", "Publisher", "IngestServer",
+                                   "StreamCLI", "TestSupport", "stream"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

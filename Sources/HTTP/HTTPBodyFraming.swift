@@ -14,6 +14,9 @@ public enum HTTPBodyFraming: Sendable, Equatable {
     ///   HTTP/1.0, chunked applied twice or not last, duplicate or non-numeric lengths; `.unsupportedTransferCoding`
     ///   for codings before chunked; `.bodyTooLarge` for a length too large to represent.
     public static func request(_ head: HTTPRequestHead) throws(HTTPError) -> HTTPBodyFraming {
+        guard head.headers.contains("Transfer-Encoding") || head.headers.contains("Content-Length") else {
+            return .none
+        }
         let codings = head.headers.values("Transfer-Encoding")
         let lengths = head.headers.values("Content-Length")
         if !codings.isEmpty {

@@ -12,7 +12,13 @@ public struct HTTPEntityTag: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// As sent in a field: `"abc"` or `W/"abc"`.
-    public var description: String { (isWeak ? "W/" : "") + "\"\(opaque)\"" }
+    public var description: String {
+        var text = isWeak ? "W/\"" : "\""
+        text.reserveCapacity(opaque.utf8.count + 4)
+        text += opaque
+        text += "\""
+        return text
+    }
 
     /// RFC 9110 §8.8.3.2 weak comparison: the opaque parts match, either may be weak (If-None-Match).
     public func weaklyMatches(_ other: HTTPEntityTag) -> Bool { opaque == other.opaque }

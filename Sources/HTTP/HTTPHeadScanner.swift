@@ -25,7 +25,13 @@ struct HTTPHeadScanner: Sendable {
     mutating func scan(_ buffer: InputBuffer, limits: HTTPLimits, isRequest: Bool) throws(HTTPError) -> Int? {
         let count = buffer.count
         var index = scanned
+        // Limits are checked at the byte that passes them, so the refusal never depends on how bytes arrive.
+        let requestLineBudget = limits.maximumURILength + Self.requestLineOverhead
         while index < count {
+            if isRequest && lineCount == 0 && index - lineStart >= requestLineBudget {
+                throw Self.overlongRequestLine(buffer, limits: limits, budget: requestLineBudget)
+            }
+            guard index < limits.maximumHeadSize else { throw Self.tooLarge(limits) }
             let byte = buffer[index]
             if byte == HTTPSyntax.lf {
                 guard index > lineStart, buffer[index - 1] == HTTPSyntax.cr else {
@@ -53,19 +59,16 @@ struct HTTPHeadScanner: Sendable {
             index += 1
         }
         scanned = index
-        if isRequest && lineCount == 0 {
-            // The request line is still arriving: a long one is an over-long target (or no HTTP at all).
-            let budget = limits.maximumURILength + Self.requestLineOverhead
-            if count - lineStart > budget {
-                let methodEnds = buffer.firstIndex(of: HTTPSyntax.space).map { $0 <= Self.longestMethod } ?? false
-                if methodEnds {
-                    throw HTTPError(.uriTooLong, "the request target is longer than \(limits.maximumURILength) bytes")
-                }
-                throw .malformed("no request line in the first \(budget) bytes")
-            }
-        }
-        if count > limits.maximumHeadSize { throw Self.tooLarge(limits) }
         return nil
+    }
+
+    /// A request line longer than the target limit allows: an over-long target, or no HTTP at all.
+    private static func overlongRequestLine(_ buffer: InputBuffer, limits: HTTPLimits, budget: Int) -> HTTPError {
+        let methodEnds = buffer.firstIndex(of: HTTPSyntax.space).map { $0 <= longestMethod } ?? false
+        if methodEnds {
+            return HTTPError(.uriTooLong, "the request target is longer than \(limits.maximumURILength) bytes")
+        }
+        return .malformed("no request line in the first \(budget) bytes")
     }
 
     /// Room for the method, two spaces, "HTTP/1.1" and CRLF around the target.

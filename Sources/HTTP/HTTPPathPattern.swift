@@ -1,5 +1,5 @@
 /// A route's path pattern: literal segments, `{name}` for one segment and a final `{name...}` for the rest
-/// ("/v1/streams/{name}", "/static/{path...}").
+/// ("/v1/streams/{name}", "/static/{path...}"; `{...}` matches the rest without capturing it).
 public struct HTTPPathPattern: Sendable, Equatable, CustomStringConvertible {
     private enum Segment: Sendable, Equatable {
         case literal(String)
@@ -42,7 +42,8 @@ public struct HTTPPathPattern: Sendable, Equatable, CustomStringConvertible {
                 guard index < path.count else { return nil }
                 parameters[name] = path[index]
             case .rest(let name):
-                parameters[name] = path[index...].joined(separator: "/")
+                // An unnamed rest ("{...}") matches without capturing.
+                if !name.isEmpty { parameters[name] = path[min(index, path.count)...].joined(separator: "/") }
                 return parameters
             }
         }

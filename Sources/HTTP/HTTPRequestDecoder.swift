@@ -19,8 +19,7 @@ public struct HTTPRequestDecoder: Sendable {
 
     private enum State: Sendable {
         case head
-        case body(remaining: Int)
-        case chunked(ChunkedDecoder)
+        case body(HTTPBodyDecoder)
         case failed(HTTPError)
     }
 
@@ -72,18 +71,9 @@ public struct HTTPRequestDecoder: Sendable {
             throw error
         case .head:
             return try decodeHead()
-        case .body(let remaining):
-            if remaining == 0 {
-                state = .head
-                return .end
-            }
-            guard !buffer.isEmpty else { return nil }
-            let count = min(remaining, buffer.count)
-            state = .body(remaining: remaining - count)
-            return .body(buffer.read(count))
-        case .chunked(var decoder):
-            let part = try decoder.next(from: &buffer)
-            state = .chunked(decoder)
+        case .body(var body):
+            let part = try body.next(from: &buffer)
+            state = .body(body)
             switch part {
             case .data(let bytes):
                 return .body(bytes)
@@ -113,14 +103,7 @@ public struct HTTPRequestDecoder: Sendable {
         let head = HTTPRequestHead(method: method, target: target, version: version, headers: headers)
         try Self.checkHost(head)
         let framing = try HTTPBodyFraming.request(head)
-        switch framing {
-        case .none, .untilClose:
-            state = .body(remaining: 0)
-        case .length(let count):
-            state = .body(remaining: count)
-        case .chunked:
-            state = .chunked(ChunkedDecoder(limits: limits))
-        }
+        state = .body(HTTPBodyDecoder(framing, limits: limits))
         return .head(head, framing)
     }
 
@@ -131,8 +114,8 @@ public struct HTTPRequestDecoder: Sendable {
 
     /// RFC 9112 §3.2: an HTTP/1.1 request has exactly one Host field.
     private static func checkHost(_ head: HTTPRequestHead) throws(HTTPError) {
-        let hosts = head.headers.values("Host")
-        if hosts.count > 1 { throw .malformed("the request has more than one Host field") }
-        if hosts.isEmpty && head.version.minor >= 1 { throw .malformed("an HTTP/1.1 request without a Host field") }
+        let hosts = head.headers.count("Host")
+        if hosts > 1 { throw .malformed("the request has more than one Host field") }
+        if hosts == 0 && head.version.minor >= 1 { throw .malformed("an HTTP/1.1 request without a Host field") }
     }
 }

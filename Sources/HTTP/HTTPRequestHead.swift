@@ -31,14 +31,16 @@ public struct HTTPRequestHead: Sendable, Equatable {
 
     /// The head as sent on the wire, ending with the empty line.
     public func encoded() -> [UInt8] {
-        var text = "\(method.rawValue) \(target) \(version)\r\n"
-        for field in headers {
-            text += field.name
-            text += ": "
-            text += field.value
-            text += "\r\n"
-        }
-        text += "\r\n"
-        return Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        HTTPHeaders.append(method.rawValue, to: &bytes)
+        bytes.append(HTTPSyntax.space)
+        HTTPHeaders.append(target, to: &bytes)
+        bytes.append(HTTPSyntax.space)
+        version.write(into: &bytes)
+        bytes.append(HTTPSyntax.cr)
+        bytes.append(HTTPSyntax.lf)
+        headers.write(into: &bytes)
+        return bytes
     }
 }

@@ -17,7 +17,10 @@ public struct HTTPRequestTarget: Sendable, Equatable {
     }
 
     /// The path as sent, still encoded ("/v1/streams/a%20b").
-    public let rawPath: String
+    public var rawPath: String { pathRange.isEmpty ? "/" : String(Substring(target.utf8[pathRange])) }
+    /// The target as sent, and where its path is in it (the raw path is made only when asked for).
+    private let target: String
+    private let pathRange: Range<String.Index>
     /// The decoded path segments: "/v1/streams/a%20b" gives ["v1", "streams", "a b"]; "/" gives [].
     public let pathSegments: [String]
     /// The query as sent, without "?" (nil when there is none).
@@ -28,26 +31,33 @@ public struct HTTPRequestTarget: Sendable, Equatable {
     /// Parses an origin-form target ("/path?query") or the path and query of an absolute-form one.
     /// - Returns: nil when an escape is malformed or decodes to bytes that are not UTF-8.
     public init?(_ target: String) {
-        var rest = Substring(target)
-        let lowered = target.prefix(8).lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-            rest = rest.dropFirst(lowered.hasPrefix("https") ? 8 : 7)
-            rest = rest.firstIndex(where: { $0 == "/" || $0 == "?" }).map { rest[$0...] } ?? ""
+        // Byte by byte over the UTF-8 view: a request's target is parsed on every request.
+        let utf8 = target.utf8
+        var start = utf8.startIndex
+        if let scheme = Self.schemeLength(utf8) {
+            start = utf8.index(start, offsetBy: scheme)
+            start = utf8[start...].firstIndex { $0 == Self.slash || $0 == Self.question } ?? utf8.endIndex
         }
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        let path: Substring
-        if let question = rest.firstIndex(of: "?") {
-            path = rest[..<question]
-            rawQuery = String(rest[rest.index(after: question)...])
-        } else {
-            path = rest
-            rawQuery = nil
-        }
-        rawPath = path.isEmpty ? "/" : String(path)
+        let end = utf8[start...].firstIndex(of: Self.hash) ?? utf8.endIndex
+        let question = utf8[start..<end].firstIndex(of: Self.question)
+        let pathEnd = question ?? end
+        self.target = target
+        pathRange = start..<pathEnd
+        rawQuery = question.map { String(Substring(utf8[utf8.index(after: $0)..<end])) }
         var segments: [String] = []
-        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
-            guard let decoded = PercentEncoding.decode(segment) else { return nil }
-            segments.append(decoded)
+        var segmentStart = start
+        var index = start
+        while true {
+            if index == pathEnd || utf8[index] == Self.slash {
+                if index > segmentStart {
+                    let segment = Substring(utf8[segmentStart..<index])
+                    guard let decoded = PercentEncoding.decode(segment) else { return nil }
+                    segments.append(decoded)
+                }
+                if index == pathEnd { break }
+                segmentStart = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
         }
         pathSegments = segments
         var items: [QueryItem] = []
@@ -60,6 +70,19 @@ public struct HTTPRequestTarget: Sendable, Equatable {
             items.append(QueryItem(name: name, value: value))
         }
         queryItems = items
+    }
+
+    private static let slash = UInt8(ascii: "/")
+    private static let question = UInt8(ascii: "?")
+    private static let hash = UInt8(ascii: "#")
+
+    /// The length of "http://" or "https://" (any case) at the start, if there.
+    private static func schemeLength(_ utf8: String.UTF8View) -> Int? {
+        guard utf8.first != slash else { return nil }
+        for scheme in ["http://", "https://"] where utf8.count >= scheme.utf8.count {
+            if zip(utf8, scheme.utf8).allSatisfy({ HTTPHeaders.lowercased($0) == $1 }) { return scheme.utf8.count }
+        }
+        return nil
     }
 
     /// The decoded path ("/" + segments joined by "/"). An encoded slash inside a segment is a plain "/" here:

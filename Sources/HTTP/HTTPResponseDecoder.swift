@@ -18,9 +18,7 @@ public struct HTTPResponseDecoder: Sendable {
 
     private enum State: Sendable {
         case head
-        case body(remaining: Int)
-        case chunked(ChunkedDecoder)
-        case untilClose
+        case body(HTTPBodyDecoder)
         case switched
         case failed(HTTPError)
     }
@@ -69,14 +67,14 @@ public struct HTTPResponseDecoder: Sendable {
     /// - Throws: `.truncated` when it cut a response short.
     public mutating func connectionClosed() throws(HTTPError) -> Part? {
         switch state {
-        case .untilClose:
+        case .body(let body) where body.endsWithConnection:
             guard buffer.isEmpty else { return try next() }
             state = .head
             return .end
         case .head:
             guard buffer.isEmpty else { throw HTTPError(.truncated, "the connection closed inside a response head") }
             return nil
-        case .body, .chunked:
+        case .body:
             throw HTTPError(.truncated, "the connection closed before the response body was complete")
         case .switched:
             return nil
@@ -93,18 +91,9 @@ public struct HTTPResponseDecoder: Sendable {
             return nil
         case .head:
             return try decodeHead()
-        case .body(let remaining):
-            if remaining == 0 {
-                state = .head
-                return .end
-            }
-            guard !buffer.isEmpty else { return nil }
-            let count = min(remaining, buffer.count)
-            state = .body(remaining: remaining - count)
-            return .body(buffer.read(count))
-        case .chunked(var decoder):
-            let part = try decoder.next(from: &buffer)
-            state = .chunked(decoder)
+        case .body(var body):
+            let part = try body.next(from: &buffer)
+            state = .body(body)
             switch part {
             case .data(let bytes):
                 return .body(bytes)
@@ -114,9 +103,6 @@ public struct HTTPResponseDecoder: Sendable {
             case nil:
                 return nil
             }
-        case .untilClose:
-            guard !buffer.isEmpty else { return nil }
-            return .body(buffer.readAll())
         }
     }
 
@@ -138,16 +124,7 @@ public struct HTTPResponseDecoder: Sendable {
             // Interim responses (100 Continue, 103 Early Hints) come before the final one of the same request.
             if status.isInformational { continue }
             let method = methods.isEmpty ? HTTPMethod.get : methods.removeFirst()
-            switch try HTTPBodyFraming.response(head, to: method) {
-            case .none:
-                state = .body(remaining: 0)
-            case .length(let count):
-                state = .body(remaining: count)
-            case .chunked:
-                state = .chunked(ChunkedDecoder(limits: limits))
-            case .untilClose:
-                state = .untilClose
-            }
+            state = .body(HTTPBodyDecoder(try HTTPBodyFraming.response(head, to: method), limits: limits))
             return .head(head)
         }
     }

@@ -15,15 +15,22 @@ public struct HTTPResponseHead: Sendable, Equatable {
     }
 
     /// The head as sent on the wire, ending with the empty line.
-    public func encoded() -> [UInt8] {
-        var text = "\(version) \(status.code) \(status.reasonPhrase)\r\n"
-        for field in headers {
-            text += field.name
-            text += ": "
-            text += field.value
-            text += "\r\n"
-        }
-        text += "\r\n"
-        return Array(text.utf8)
+    /// - Parameter extraCapacity: room to leave after the head (a body about to be appended to the same array).
+    public func encoded(extraCapacity: Int = 0) -> [UInt8] {
+        // Byte by byte rather than by string interpolation: written for every response.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256 + extraCapacity)
+        version.write(into: &bytes)
+        bytes.append(HTTPSyntax.space)
+        let code = min(max(status.code, 100), 999)
+        bytes.append(UInt8(ascii: "0") + UInt8(code / 100))
+        bytes.append(UInt8(ascii: "0") + UInt8(code / 10 % 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(code % 10))
+        bytes.append(HTTPSyntax.space)
+        HTTPHeaders.append(status.reasonPhrase, to: &bytes)
+        bytes.append(HTTPSyntax.cr)
+        bytes.append(HTTPSyntax.lf)
+        headers.write(into: &bytes)
+        return bytes
     }
 }

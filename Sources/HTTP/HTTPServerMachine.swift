@@ -125,16 +125,15 @@ public struct HTTPServerMachine: Sendable {
     ///   - bodyLength: the body's length when known (sent as `Content-Length`); nil for a streamed body, sent
     ///     chunked (or, to an HTTP/1.0 client, until the connection closes).
     /// - Returns: the bytes of the head.
-    public mutating func startResponse(_ head: HTTPResponseHead, bodyLength: Int?) -> [UInt8] {
+    ///   - extraCapacity: room to leave in the returned array for body bytes the caller appends (see
+    ///     ``writesBody(count:)``).
+    public mutating func startResponse(_ head: consuming HTTPResponseHead, bodyLength: Int?,
+                                       extraCapacity: Int = 0) -> [UInt8] {
         guard case .handling(let exchange) = state else {
             preconditionFailure("HTTPServerMachine.startResponse without a request to answer")
         }
-        var head = head
         head.version = .http1_1
-        head.headers.remove("Content-Length")
-        head.headers.remove("Transfer-Encoding")
-        let closeRequested = head.headers.contains("Connection", token: "close")
-        head.headers.remove("Connection")
+        let closeRequested = head.headers.removeFraming()
         var outgoing: Outgoing
         if head.status.forbidsBody {
             outgoing = .discarded
@@ -157,7 +156,40 @@ public struct HTTPServerMachine: Sendable {
             head.headers.add("Connection", "keep-alive")
         }
         state = .responding(Response(exchange: exchange, outgoing: outgoing, keepAlive: keepAlive))
-        return head.encoded()
+        return head.encoded(extraCapacity: extraCapacity)
+    }
+
+    /// Accounts for `count` body bytes of a response of known length that the caller writes itself, straight after
+    /// the head (a small file read into the head's buffer).
+    /// - Returns: true when the bytes go on the wire; false when the response has no body there (HEAD, 304).
+    public mutating func writesBody(count: Int) -> Bool {
+        guard case .responding(var response) = state else {
+            preconditionFailure("HTTPServerMachine.writesBody without a response")
+        }
+        switch response.outgoing {
+        case .length(let remaining):
+            precondition(count <= remaining, "more body bytes than the declared length")
+            response.outgoing = .length(remaining: remaining - count)
+            state = .responding(response)
+            return true
+        case .discarded:
+            return false
+        case .chunked, .untilClose:
+            preconditionFailure("HTTPServerMachine.writesBody on a response of unknown length")
+        }
+    }
+
+    /// Frames a piece of the response body (bytes that fit the declared length pass through without a copy).
+    /// - Returns: the bytes to send (empty for a HEAD request or a body-less status; bytes past a declared
+    ///   length are dropped).
+    public mutating func responseBody(_ bytes: [UInt8]) -> [UInt8] {
+        if case .responding(var response) = state, case .length(let remaining) = response.outgoing,
+           bytes.count <= remaining {
+            response.outgoing = .length(remaining: remaining - bytes.count)
+            state = .responding(response)
+            return bytes
+        }
+        return responseBody(bytes[...])
     }
 
     /// Frames a piece of the response body.
@@ -262,8 +294,8 @@ public struct HTTPServerMachine: Sendable {
     private mutating func begin(_ head: HTTPRequestHead, framing: HTTPBodyFraming,
                                 limit: Int) throws(HTTPError) -> [Action] {
         var expectsContinue = false
-        let expectations = head.headers.listElements("Expect")
-        if !expectations.isEmpty {
+        if head.headers.contains("Expect") {
+            let expectations = head.headers.listElements("Expect")
             // RFC 9110 §10.1.1: 100-continue is the only expectation defined.
             guard expectations.count == 1, HTTPHeaders.name(expectations[0], matches: "100-continue") else {
                 throw HTTPError(.unsupportedExpectation, "unsupported Expect: \(expectations.joined(separator: ", "))")

@@ -18,4 +18,12 @@ public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
 
     /// "HTTP/1.1".
     public var description: String { "HTTP/\(major).\(minor)" }
+
+    /// Appends "HTTP/x.y" (single-digit versions, as HTTP/1.x has).
+    func write(into bytes: inout [UInt8]) {
+        bytes.append(contentsOf: [0x48, 0x54, 0x54, 0x50, 0x2F])  // "HTTP/"
+        bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: major % 10))
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: minor % 10))
+    }
 }

@@ -3,10 +3,11 @@ public enum PercentEncoding {
     /// Decodes `%XX` escapes (and `+` as a space when `plusIsSpace`) into UTF-8 text.
     /// - Returns: the text, or nil for a truncated or non-hex escape or bytes that are not UTF-8.
     public static func decode<S: StringProtocol>(_ text: S, plusIsSpace: Bool = false) -> String? {
-        let utf8 = Array(text.utf8)
-        guard utf8.contains(UInt8(ascii: "%")) || (plusIsSpace && utf8.contains(UInt8(ascii: "+"))) else {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) })
+        else {
             return String(text)
         }
+        let utf8 = Array(text.utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         var index = 0

@@ -51,26 +51,12 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// A byte range of a file on disk, checked when the response is built and read when it is sent.
-public struct HTTPFileBody: Sendable, Equatable {
+/// A byte range of an open file: the file is opened (and its tag computed) when the response is built, and read from
+/// the same descriptor while the response is sent.
+public struct HTTPFileBody: Sendable {
     /// The file's path.
     public let path: String
     /// The bytes to send.
     public let range: Range<Int>
-    /// The file's size and modification time when the response was built; if they differ when sending starts,
-    /// the file changed in between and the connection is closed rather than sending a mix.
-    let identity: FileIdentity
-}
-
-/// What tells two versions of a file apart: its size and modification time (as nginx's ETag does).
-struct FileIdentity: Sendable, Equatable {
-    var size: Int
-    var modifiedSeconds: Int
-    var modifiedNanoseconds: Int
-
-    /// `"<mtime hex>-<size hex>"`.
-    var entityTag: HTTPEntityTag {
-        HTTPEntityTag(String(modifiedSeconds, radix: 16) + String(modifiedNanoseconds / 1_000_000, radix: 16)
-                          + "-" + String(size, radix: 16))
-    }
+    let file: OpenFile
 }

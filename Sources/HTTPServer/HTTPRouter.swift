@@ -71,9 +71,11 @@ public struct HTTPRouter: Sendable {
     /// on the event loop.
     public mutating func files(_ prefix: String, directory: String) {
         let root = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        let pattern = (prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix) + "/{path...}"
+        let pattern = (prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix) + "/{...}"
+        let prefixSegments = HTTPRequestTarget(prefix)?.pathSegments.count ?? 0
         add(.get, pattern, .immediate { request in
-            let segments = request.parameters["path"].map { $0.split(separator: "/").map(String.init) } ?? []
+            // The decoded segments after the prefix (an encoded "/" stays inside its segment, and is refused).
+            let segments = Array(request.target.pathSegments.dropFirst(prefixSegments))
             return StaticFiles.response(root: root, segments: segments, request: request)
         })
     }

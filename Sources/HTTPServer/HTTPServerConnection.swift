@@ -10,10 +10,14 @@ import WebSocket
 /// WebSocket, and owns the connection's timers (head, body, keep-alive, linger).
 final class HTTPServerConnection: ConnectionHandler {
     private let connection: Connection
-    private unowned let core: ServerCore
+    // Strong: the core holds its connections only until they close, so the cycle ends there.
+    private let core: ServerCore
     private let isSecure: Bool
     private var machine: HTTPServerMachine
     private var timer: Scheduled?
+    /// When the phase's timeout runs out (nil in phases without one), and when the scheduled check fires.
+    private var deadline: ContinuousClock.Instant?
+    private var checkAt: ContinuousClock.Instant?
     private var timedPhase: HTTPServerMachine.Phase?
     /// Requests answered so far: the first request's head deadline runs from the accept, later ones' from their
     /// first byte.
@@ -23,7 +27,9 @@ final class HTTPServerConnection: ConnectionHandler {
     private var lifetime: OneShotEvent?
     private var writer: HTTPBodyWriter?
     private var file: FileSender?
-    private var routed: (head: HTTPRequestHead, match: HTTPRouter.Match, target: HTTPRequestTarget?)?
+    /// The route found for the last head (its body limit was asked for before its body was read), kept for the
+    /// request that head starts: the machine hands out one request at a time, right after its head's limit.
+    private var routed: (target: String, match: HTTPRouter.Match, parsed: HTTPRequestTarget?)?
     private var lingering = false
     private var bytesWhileLingering = 0
 
@@ -47,7 +53,7 @@ final class HTTPServerConnection: ConnectionHandler {
             bytesWhileLingering += bytes.count
             return
         }
-        run(machine.received(bytes, bodyLimit: bodyLimit))
+        run(machine.received(bytes) { self.bodyLimit($0) })
     }
 
     func connectionDidDrain(_ connection: Connection) {
@@ -79,7 +85,7 @@ final class HTTPServerConnection: ConnectionHandler {
     private func bodyLimit(_ head: HTTPRequestHead) -> Int {
         let target = head.parsedTarget
         let match = target.map { core.router.match(head.method, $0.pathSegments) } ?? .notFound
-        routed = (head, match, target)
+        routed = (head.target, match, target)
         if case .route(let route, _) = match, route.bodyLimit >= 0 { return route.bodyLimit }
         return core.configuration.limits.maximumBodySize
     }
@@ -122,12 +128,12 @@ final class HTTPServerConnection: ConnectionHandler {
 
     private func dispatch(_ head: HTTPRequestHead, body: [UInt8]) {
         exchange += 1
-        let route = routed.flatMap { $0.head == head ? $0 : nil } ?? {
+        let route = routed.flatMap { $0.target == head.target ? $0 : nil } ?? {
             let target = head.parsedTarget
-            return (head, target.map { core.router.match(head.method, $0.pathSegments) } ?? .notFound, target)
+            return (head.target, target.map { core.router.match(head.method, $0.pathSegments) } ?? .notFound, target)
         }()
         routed = nil
-        guard let target = route.target else {
+        guard let target = route.parsed else {
             respond(.status(.badRequest, message: "the request target has a malformed percent-escape"))
             return
         }
@@ -184,36 +190,41 @@ final class HTTPServerConnection: ConnectionHandler {
 
     // MARK: Responses
 
-    private func respond(_ response: HTTPResponse) {
-        var head = HTTPResponseHead(status: response.status, headers: response.headers)
+    private func respond(_ response: consuming HTTPResponse) {
+        // The fields move into the head (the response lets go of them), so adding ours copies nothing.
+        let body = response.body
+        var head = HTTPResponseHead(status: response.status)
+        swap(&head.headers, &response.headers)
         if !head.headers.contains("Date") { head.headers.add("Date", core.date()) }
         if !head.headers.contains("Server") { head.headers.add("Server", core.configuration.serverName) }
         answered += 1
-        switch response.body {
+        switch body {
         case .bytes(let bytes):
             let start = machine.startResponse(head, bodyLength: bytes.count)
             send(start + machine.responseBody(bytes))
-            run(machine.endResponse(bodyLimit: bodyLimit))
+            run(machine.endResponse { self.bodyLimit($0) })
         case .stream(let producer):
             send(machine.startResponse(head, bodyLength: nil))
             startStream(producer)
         case .file(let body):
-            guard let sender = FileSender(body) else {
-                // The file vanished or changed between the handler and now: nothing consistent can be sent.
-                let start = machine.startResponse(HTTPResponseHead(status: .internalServerError,
-                                                                   headers: ["Connection": "close"]), bodyLength: 0)
-                send(start)
-                run(machine.endResponse(bodyLimit: bodyLimit))
-                return
-            }
-            let start = machine.startResponse(head, bodyLength: body.range.count)
-            if body.range.count <= FileSender.chunkSize, let bytes = sender.next() {
-                // A small file goes out with its head in one write (one packet with TCP_NODELAY).
-                send(start + machine.responseBody(bytes))
-                run(machine.endResponse(bodyLimit: bodyLimit))
+            let small = body.range.count <= FileSender.chunkSize
+            var start = machine.startResponse(head, bodyLength: body.range.count,
+                                              extraCapacity: small ? body.range.count : 0)
+            // A small file goes out with its head in one write (one packet with TCP_NODELAY), read into the head's
+            // buffer. A HEAD request's response has no body on the wire.
+            if small {
+                let written = machine.writesBody(count: body.range.count)
+                if !written || body.file.read(body.range.count, at: body.range.lowerBound, appendingTo: &start) {
+                    send(start)
+                    run(machine.endResponse { self.bodyLimit($0) })
+                } else {
+                    // The file shrank since it was opened: what was promised cannot be sent.
+                    connection.close()
+                }
                 return
             }
             send(start)
+            let sender = FileSender(body)
             file = sender
             pump(sender)
         }
@@ -230,7 +241,7 @@ final class HTTPServerConnection: ConnectionHandler {
             }
             if chunk.isEmpty {
                 file = nil
-                run(machine.endResponse(bodyLimit: bodyLimit))
+                run(machine.endResponse { self.bodyLimit($0) })
                 return
             }
             budget -= chunk.count
@@ -282,7 +293,7 @@ final class HTTPServerConnection: ConnectionHandler {
             connection.close()
             return
         }
-        run(machine.endResponse(bodyLimit: bodyLimit))
+        run(machine.endResponse { self.bodyLimit($0) })
     }
 
     // MARK: WebSocket
@@ -329,6 +340,7 @@ final class HTTPServerConnection: ConnectionHandler {
             let (bytes, leftover) = machine.switchProtocols(head)
             timer?.cancel()
             timer = nil
+            deadline = nil
             send(bytes)
             core.connectionClosed(self)
             let webSocket = ServerWebSocket(connection: connection, core: core, request: request,
@@ -347,22 +359,46 @@ final class HTTPServerConnection: ConnectionHandler {
         let previous = timedPhase
         timedPhase = phase
         let configuration = core.configuration
-        let delay: Duration?
         switch phase {
         case .idle:
-            delay = answered == 0 ? configuration.headTimeout : configuration.keepAliveTimeout
+            setDeadline(answered == 0 ? configuration.headTimeout : configuration.keepAliveTimeout)
         case .readingHead:
             // The first request's deadline counts from the accept; a later one's from its first byte.
             if previous == .idle && answered == 0 { return }
-            delay = configuration.headTimeout
+            setDeadline(configuration.headTimeout)
         case .readingBody:
-            delay = configuration.bodyTimeout
+            setDeadline(configuration.bodyTimeout)
         case .handling, .responding, .done:
-            delay = nil
+            deadline = nil
         }
+    }
+
+    /// Moves the phase's deadline. One check stays scheduled per connection and re-arms itself when it finds the
+    /// deadline moved, so a keep-alive connection answering thousands of requests a second schedules no timer per
+    /// request (the loop's timer heap would fill with cancelled ones).
+    private func setDeadline(_ delay: Duration) {
+        let deadline = ContinuousClock.now + delay
+        self.deadline = deadline
+        if let checkAt, checkAt <= deadline { return }
+        scheduleCheck(at: deadline)
+    }
+
+    private func scheduleCheck(at instant: ContinuousClock.Instant) {
         timer?.cancel()
-        timer = delay.map { delay in
-            connection.loop.scheduleOnLoop(after: delay) { [weak self] in self?.timedOut() }
+        checkAt = instant
+        timer = connection.loop.scheduleOnLoop(after: ContinuousClock.now.duration(to: instant)) { [weak self] in
+            self?.checkDeadline()
+        }
+    }
+
+    private func checkDeadline() {
+        timer = nil
+        checkAt = nil
+        guard !lingering, let deadline else { return }
+        if ContinuousClock.now >= deadline {
+            timedOut()
+        } else {
+            scheduleCheck(at: deadline)
         }
     }
 
@@ -377,6 +413,7 @@ final class HTTPServerConnection: ConnectionHandler {
         lingering = true
         bytesWhileLingering = 0
         timer?.cancel()
+        checkAt = nil
         let deadline = ContinuousClock.now + core.configuration.lingerTimeout
         timer = connection.loop.scheduleOnLoop(after: Self.lingerQuietPeriod) { [weak self] in
             self?.checkLingering(until: deadline)

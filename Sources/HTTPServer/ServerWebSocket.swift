@@ -5,7 +5,8 @@ import WebSocket
 /// bounded outbound queue, keep-alive pings and the closing handshake's timer.
 final class ServerWebSocket: ConnectionHandler {
     private let connection: Connection
-    private unowned let core: ServerCore
+    // Strong: the core holds its connections only until they close, so the cycle ends there.
+    private let core: ServerCore
     private let options: WebSocketOptions
     private let handlers: WebSocketHandlers
     private var machine: WebSocketMachine
@@ -109,12 +110,16 @@ final class ServerWebSocket: ConnectionHandler {
                 if let session { handlers.onMessage(session, message) }
             case .pong:
                 pingOutstanding = false
-            case .closeConnection:
+            case .closeConnection(let waitForPeer):
                 session?.markClosing()
-                connection.closeAfterFlush(timeout: options.closeTimeout)
+                if waitForPeer {
+                    linger(until: ContinuousClock.now + options.closeTimeout)
+                } else {
+                    connection.closeAfterFlush(timeout: options.closeTimeout)
+                }
             case .closed(let close):
+                // The close timer stays: after a failure it is the linger that ends the connection.
                 pingTimer?.cancel()
-                closeTimer?.cancel()
                 guard let session else { continue }
                 self.session = nil
                 session.markClosing()
@@ -122,6 +127,26 @@ final class ServerWebSocket: ConnectionHandler {
             }
         }
     }
+
+    // MARK: Failing
+
+    /// After failing the connection: keep reading (the machine drops it) until the client has been quiet for a
+    /// moment, or `deadline`, then close, so it reads our close frame instead of a reset.
+    private func linger(until deadline: ContinuousClock.Instant) {
+        heardSinceTick = false
+        closeTimer?.cancel()
+        closeTimer = connection.loop.scheduleOnLoop(after: Self.lingerQuietPeriod) { [weak self] in
+            guard let self, connection.isOpen else { return }
+            if heardSinceTick && ContinuousClock.now < deadline {
+                linger(until: deadline)
+            } else {
+                connection.closeAfterFlush(timeout: options.closeTimeout)
+            }
+        }
+    }
+
+    /// A failed connection closes once the client has sent nothing for this long.
+    static let lingerQuietPeriod = Duration.milliseconds(100)
 
     // MARK: Keep-alive
 

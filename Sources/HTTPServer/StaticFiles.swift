@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import HTTP
 
 extension HTTPResponse {
@@ -13,35 +10,44 @@ extension HTTPResponse {
     ///   - contentType: the media type; by default from the file's extension.
     /// - Returns: the response; 404 when the path is not a readable regular file.
     public static func file(at path: String, for request: HTTPRequest, contentType: String? = nil) -> HTTPResponse {
+        guard case .file(let file) = OpenFile.open(path) else { return .status(.notFound) }
+        return fileResponse(file, path: path, for: request, contentType: contentType)
+    }
+
+    static func fileResponse(_ file: OpenFile, path: String, for request: HTTPRequest,
+                             contentType: String?) -> HTTPResponse {
         guard request.method == .get || request.method == .head else {
             var response = HTTPResponse.status(.methodNotAllowed)
             response.headers.add("Allow", "GET, HEAD")
             return response
         }
-        guard let identity = FileIdentity(path: path) else { return .status(.notFound) }
-        let tag = identity.entityTag
-        var headers: HTTPHeaders = [
-            "Content-Type": contentType ?? MediaType.forPath(path), "ETag": tag.description, "Accept-Ranges": "bytes",
-        ]
-        if let condition = request.headers["If-None-Match"], HTTPEntityTag.ifNoneMatch(condition, matches: tag) {
+        let tagField = file.entityTagField
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(8)  // room for Date, Server, Content-Length and Connection to come
+        headers.add("Content-Type", contentType ?? MediaType.forPath(path))
+        headers.add("ETag", tagField)
+        headers.add("Accept-Ranges", "bytes")
+        if let condition = request.headers["If-None-Match"],
+           HTTPEntityTag.ifNoneMatch(condition, matches: file.entityTag) {
             headers.remove("Content-Type")
             return HTTPResponse(status: .notModified, headers: headers)
         }
-        var range = 0..<identity.size
+        var range = 0..<file.size
         var status = HTTPStatus.ok
-        if let value = request.headers["Range"], let requested = HTTPByteRange(value), rangeApplies(request, tag) {
-            switch requested.resolve(length: identity.size) {
+        if let value = request.headers["Range"], let requested = HTTPByteRange(value),
+           rangeApplies(request, file.entityTag) {
+            switch requested.resolve(length: file.size) {
             case .partial(let partial):
                 range = partial
                 status = .partialContent
-                headers.add("Content-Range", "bytes \(partial.lowerBound)-\(partial.upperBound - 1)/\(identity.size)")
+                headers.add("Content-Range", "bytes \(partial.lowerBound)-\(partial.upperBound - 1)/\(file.size)")
             case .unsatisfiable:
                 return HTTPResponse(status: .rangeNotSatisfiable,
-                                    headers: ["Content-Range": "bytes */\(identity.size)", "ETag": tag.description])
+                                    headers: ["Content-Range": "bytes */\(file.size)", "ETag": tagField])
             }
         }
         return HTTPResponse(status: status, headers: headers,
-                            body: .file(HTTPFileBody(path: path, range: range, identity: identity)))
+                            body: .file(HTTPFileBody(path: path, range: range, file: file)))
     }
 
     /// RFC 9110 §13.1.5: with `If-Range`, the range applies only if the tag still matches (strongly).
@@ -56,27 +62,28 @@ public enum StaticFiles {
     /// The response for `segments` under `root`: the file, `index.html` for a directory, or 404. Segments that
     /// could leave the directory or reach hidden files ("..", ".", ".git", anything with "/" or NUL) are 404.
     public static func response(root: String, segments: [String], request: HTTPRequest) -> HTTPResponse {
-        for segment in segments where segment.hasPrefix(".") || segment.contains("/") || segment.contains("\0") {
+        for segment in segments {
+            let utf8 = segment.utf8
+            if utf8.first == UInt8(ascii: ".") || utf8.contains(UInt8(ascii: "/")) || utf8.contains(0) {
+                return .status(.notFound)
+            }
+        }
+        var path = root
+        path.reserveCapacity(root.utf8.count + segments.reduce(0) { $0 + $1.utf8.count + 1 })
+        for segment in segments {
+            path += "/"
+            path += segment
+        }
+        if segments.isEmpty { path += "/" }
+        switch OpenFile.open(path) {
+        case .file(let file):
+            return .fileResponse(file, path: path, for: request, contentType: nil)
+        case .directory:
+            path += (path.hasSuffix("/") ? "" : "/") + "index.html"
+            return .file(at: path, for: request)
+        case .missing:
             return .status(.notFound)
         }
-        var path = root + "/" + segments.joined(separator: "/")
-        if FileIdentity.isDirectory(path) { path += (path.hasSuffix("/") ? "" : "/") + "index.html" }
-        return .file(at: path, for: request)
-    }
-}
-
-extension FileIdentity {
-    /// The identity of a regular file, or nil when it is missing, unreadable or not a regular file.
-    init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, R_OK) == 0 else { return nil }
-        self.init(size: Int(info.st_size), modifiedSeconds: Int(info.st_mtim.tv_sec),
-                  modifiedNanoseconds: Int(info.st_mtim.tv_nsec))
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 }
 
@@ -94,8 +101,12 @@ enum MediaType {
 
     /// The media type for a path's extension, `application/octet-stream` when unknown.
     static func forPath(_ path: String) -> String {
-        let name = path.split(separator: "/").last ?? ""
-        guard let dot = name.lastIndex(of: ".") else { return "application/octet-stream" }
-        return byExtension[name[name.index(after: dot)...].lowercased()] ?? "application/octet-stream"
+        // The commonest without hashing a string: asked for every file response.
+        if path.utf8.count > 5 && path.utf8.suffix(5).elementsEqual(".html".utf8) { return "text/html; charset=utf-8" }
+        let utf8 = path.utf8
+        guard let dot = utf8.lastIndex(of: UInt8(ascii: ".")),
+              !utf8[dot...].contains(UInt8(ascii: "/")) else { return "application/octet-stream" }
+        let suffix = String(Substring(utf8[utf8.index(after: dot)...]))
+        return byExtension[suffix] ?? byExtension[suffix.lowercased()] ?? "application/octet-stream"
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import Identity
 import Transport
 
-/// Item 8: one live show on `stream serve --shows` (its own process): watchers on WebSockets, writers sending chat
+/// Item 12: one live show on `stream serve --shows` (its own process): watchers on WebSockets, writers sending chat
 /// at a fixed rate, reactions on top. Measures delivery latency (writer's send to each watcher's receipt, one
 /// clock), messages lost, the server's memory per watcher and its CPU.
 struct ShowsBench {
@@ -37,7 +37,7 @@ struct ShowsBench {
     private func run(watchers: Int, seconds: Double, into report: Report) throws {
         let outcome = try measure(watchers: watchers, messagesPerSecond: 50, reactionsPerSecond: 100,
                                   seconds: seconds)
-        let section = "8 live show \(watchers) watchers, 50 msg/s"
+        let section = "12 live show \(watchers) watchers, 50 msg/s"
         let sorted = outcome.latencies.sorted()
         let acks = outcome.ackLatencies.sorted()
         report.record(section, "deliveries", unit: "msg/s", ours: outcome.deliveriesPerSecond,

@@ -22,8 +22,10 @@ public struct WebSocketMachine: Sendable {
         case message(WebSocketMessage)
         /// A pong arrived (an answer to our ping, or a heartbeat).
         case pong([UInt8])
-        /// Close the TCP connection once the queued bytes are sent. With `waitForPeer` (a client), first give the
-        /// server a moment to close it (§7.1.1: the server closes first), then close anyway.
+        /// Close the TCP connection once the queued bytes are sent. With `waitForPeer`, first give the peer a moment
+        /// to close it, reading and dropping what it still sends, then close anyway: a client waits for the server
+        /// (§7.1.1: the server closes first), and either side that failed the connection lets the peer's frames in
+        /// flight arrive, so that the peer reads the close frame rather than a reset.
         case closeConnection(waitForPeer: Bool)
         /// The WebSocket is closed; this comes once, with the code and reason.
         case closed(WebSocketClose)
@@ -298,7 +300,7 @@ public struct WebSocketMachine: Sendable {
             actions.append(.write(frame(WebSocketFrame(opcode: .close, payload: payload))))
         }
         state = .closed
-        actions.append(.closeConnection(waitForPeer: role == .client))
+        actions.append(.closeConnection(waitForPeer: true))
         actions.append(.closed(WebSocketClose(code: error.closeCode, reason: error.description, initiatedByPeer: false)))
         return actions
     }

@@ -17,7 +17,7 @@ struct AutobahnClientTests {
                 except kosoku.FailureError as failure:
                     results = failure.results
                 for r in results:
-                    print(r.case_id, r.behavior.value, r.behavior_close.value, r.duration, r.passed)
+                    \(AutobahnResult.printLine)
                 print("DONE")
         asyncio.run(main())
         """
@@ -44,34 +44,12 @@ struct AutobahnClientTests {
         }
         let reports = try await WebSocketClient.connect(to: base + "/updateReports?agent=stream")
         await reports.close()
-        let results = AutobahnLine.parse(try await peer.readLines(until: "DONE"))
+        let results = AutobahnResult.parse(try await peer.readLines(until: "DONE"))
         #expect(results.count == 300)
         let failed = results.filter { !$0.passed }
         #expect(failed.isEmpty, "failed: \(failed.map(\.description).joined(separator: "; "))")
-        let exceptions = results.filter { $0.behavior != "OK" || $0.closeBehavior != "OK" }
-        #expect(Set(exceptions.map(\.caseID)).isSubset(of: AutobahnLine.explainedExceptions),
+        let exceptions = results.filter(\.isException)
+        #expect(Set(exceptions.map(\.caseID)).isSubset(of: AutobahnResult.informationalByDesign),
                 "unexplained: \(exceptions.map(\.description).joined(separator: "; "))")
     }
-}
-
-/// One Autobahn case's verdicts as kosoku printed them.
-struct AutobahnLine: CustomStringConvertible {
-    var caseID: String
-    var behavior: String
-    var closeBehavior: String
-    var passed: Bool
-
-    var description: String { "\(caseID) \(behavior)/\(closeBehavior)" }
-
-    static func parse(_ lines: [String]) -> [AutobahnLine] {
-        lines.compactMap { line in
-            let fields = line.split(separator: " ")
-            guard fields.count == 5 else { return nil }
-            return AutobahnLine(caseID: String(fields[0]), behavior: String(fields[1]),
-                                closeBehavior: String(fields[2]), passed: fields[4] == "True")
-        }
-    }
-
-    /// INFORMATIONAL for every implementation (docs/http.md, "Autobahn").
-    static let explainedExceptions: Set<String> = ["7.1.6", "7.13.1", "7.13.2"]
 }

@@ -17,7 +17,7 @@ struct AutobahnServerTests {
             except kosoku.FailureError as failure:
                 results = failure.results
             for r in results:
-                print(r.case_id, r.behavior.value, r.behavior_close.value, r.duration, r.passed)
+                \(AutobahnResult.printLine)
         asyncio.run(main())
         """
 
@@ -28,7 +28,7 @@ struct AutobahnServerTests {
         let output = try await runPython(script, ["ws://127.0.0.1:\(server.port)/ws", cases.joined(separator: ",")],
                                          timeout: timeout)
         await server.stop()
-        return AutobahnResult.parse(output)
+        return AutobahnResult.parse(output.split(separator: "\n"))
     }
 
     @Test func sectionsOneToSevenAndNinePass() async throws {
@@ -38,35 +38,9 @@ struct AutobahnServerTests {
         let failed = results.filter { !$0.passed }
         #expect(failed.isEmpty, "failed: \(failed.map(\.description).joined(separator: "; "))")
         // Every exception to OK is one docs/http.md explains.
-        let exceptions = results.filter { $0.behavior != "OK" || $0.closeBehavior != "OK" }
-        #expect(Set(exceptions.map(\.caseID)).isSubset(of: AutobahnResult.explainedExceptions),
+        let exceptions = results.filter(\.isException)
+        #expect(Set(exceptions.map(\.caseID)).isSubset(of: AutobahnResult.informationalByDesign),
                 "unexplained: \(exceptions.map(\.description).joined(separator: "; "))")
     }
 
-}
-
-/// One Autobahn case's verdicts as kosoku printed them.
-struct AutobahnResult: CustomStringConvertible {
-    var caseID: String
-    var behavior: String
-    var closeBehavior: String
-    var milliseconds: Int
-    var passed: Bool
-
-    var description: String { "\(caseID) \(behavior)/\(closeBehavior)" }
-
-    static func parse(_ output: String) -> [AutobahnResult] {
-        output.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ")
-            guard fields.count == 5, let milliseconds = Int(fields[3]) else { return nil }
-            return AutobahnResult(caseID: String(fields[0]), behavior: String(fields[1]),
-                                  closeBehavior: String(fields[2]), milliseconds: milliseconds,
-                                  passed: fields[4] == "True")
-        }
-    }
-
-    /// Cases whose verdict is INFORMATIONAL for every implementation (see docs/http.md, "Autobahn"): 7.1.6 (a
-    /// message, a close and a ping back to back: what comes back depends on when the close is processed), 7.13.1
-    /// and 7.13.2 (close codes 5000 and 65535, whose handling the RFC leaves undefined; we answer 1002).
-    static let explainedExceptions: Set<String> = ["7.1.6", "7.13.1", "7.13.2"]
 }

@@ -1,4 +1,5 @@
 import HTTP
+import TestSupport
 import Testing
 
 private func decodeChunked(_ vectors: [[UInt8]], _ mode: FeedMode,

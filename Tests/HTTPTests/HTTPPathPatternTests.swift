@@ -16,5 +16,6 @@ struct HTTPPathPatternTests {
         #expect(pattern.match(["static", "a", "b.css"]) == ["path": "a/b.css"])
         #expect(pattern.match(["static"]) == ["path": ""])
         #expect(pattern.match(["other"]) == nil)
+        #expect(HTTPPathPattern("/files/{...}").match(["files", "a", "b"]) == [:])
     }
 }

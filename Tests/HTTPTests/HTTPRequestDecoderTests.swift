@@ -1,4 +1,5 @@
 import HTTP
+import TestSupport
 import Testing
 
 /// Parts of a decoded request stream, with the body pieces joined (their split depends on the feed).

@@ -1,4 +1,5 @@
 import HTTP
+import TestSupport
 import Testing
 
 private let anyLimit: @Sendable (HTTPRequestHead) -> Int = { _ in 1024 }

@@ -1,27 +1,3 @@
-/// How byte vectors reach a streaming parser: whole, one byte at a time, or merged into one piece.
-enum FeedMode: Sendable, CaseIterable, CustomStringConvertible {
-    case whole
-    case byteByByte
-    case merged
-
-    /// The pieces to append, in order.
-    func pieces(_ vectors: [[UInt8]]) -> [[UInt8]] {
-        switch self {
-        case .whole: vectors
-        case .byteByByte: vectors.flatMap { $0.map { [$0] } }
-        case .merged: [vectors.flatMap { $0 }]
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .whole: "whole"
-        case .byteByByte: "byte by byte"
-        case .merged: "merged"
-        }
-    }
-}
-
 /// A deterministic generator for masking keys in tests (a 64-bit LCG).
 struct SeededGenerator: RandomNumberGenerator, Sendable {
     var state: UInt64

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import WebSocket
 
@@ -141,7 +142,7 @@ struct WebSocketMachineTests {
         #expect(server.received(Array(bytes.prefix(8))).isEmpty)  // 6-byte header, "A", F4: still possible
         let actions = server.received([bytes[8]])                 // 0x90 after F4: invalid now
         #expect(sentCloseCode(actions) == 1007)
-        #expect(actions.contains(.closeConnection(waitForPeer: false)))
+        #expect(actions.contains(.closeConnection(waitForPeer: true)))
     }
 
     @Test func aClientFailingWaitsForTheServerToClose() {
