@@ -30,13 +30,8 @@ import Testing
         defer { ingest.stop() }
         server.setPublisherDisconnector { ingest.disconnectPublishers(admittedAs: $0) }
 
-        let ann = RecordingConnection()
-        let bob = RecordingConnection()
-        let annSession = server.connected(ann, streamName: "show:mugs", token: ShowServerTests.token("ann"))
-        let bobSession = server.connected(bob, streamName: "show:mugs", token: ShowServerTests.token("bob"))
-        ShowServerTests.send(server, annSession, 1, .join(since: nil))
-        ShowServerTests.send(server, bobSession, 1, .join(since: nil))
-        _ = (ann.reply(1), bob.reply(1))
+        let (ann, annSession) = ShowServerTests.joined(server, "ann")
+        let (bob, _) = ShowServerTests.joined(server, "bob")
         ShowServerTests.send(server, annSession, 2, .ingest(renew: false))
         guard case .success(.ingest(let old))? = ann.reply(2) else { Issue.record("no key"); return }
         let url = "rtmp://127.0.0.1:\(port)/live"

@@ -31,6 +31,15 @@ struct ShowServerTests {
         return server
     }
 
+    /// A connection of `user` to show:mugs that has joined (request id 1).
+    static func joined(_ server: ShowServer, _ user: String) -> (RecordingConnection, SessionID) {
+        let connection = RecordingConnection()
+        let session = server.connected(connection, streamName: "show:mugs", token: token(user))
+        send(server, session, 1, .join(since: nil))
+        _ = connection.reply(1)
+        return (connection, session)
+    }
+
     static func send(_ server: ShowServer, _ session: SessionID, _ id: Int64, _ request: Request) {
         server.received(LiveCodec.encode(ClientRequest(id: id, request)), from: session)
     }
@@ -105,13 +114,8 @@ struct ShowServerTests {
         let directory = try TemporaryDirectory("show-server")
         let cuts = Locked<[Set<UInt64>]>([])
         var server = try await Self.server(directory: directory.path, cuts: cuts)
-        let ann = RecordingConnection()
-        let bob = RecordingConnection()
-        let annSession = server.connected(ann, streamName: "show:mugs", token: Self.token("ann"))
-        let bobSession = server.connected(bob, streamName: "show:mugs", token: Self.token("bob"))
-        Self.send(server, annSession, 1, .join(since: nil))
-        Self.send(server, bobSession, 1, .join(since: nil))
-        _ = (ann.reply(1), bob.reply(1))
+        let (ann, annSession) = Self.joined(server, "ann")
+        let (bob, bobSession) = Self.joined(server, "bob")
         Self.send(server, annSession, 2, .ingest(renew: false))
         guard case .success(.ingest(let endpoint))? = ann.reply(2) else { Issue.record("no key"); return }
         let gate = server.publishGate()
