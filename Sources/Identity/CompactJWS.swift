@@ -17,9 +17,9 @@ public enum CompactJWS {
     /// - Returns: the compact serialization.
     public static func sign(payload: [UInt8], key: [UInt8]) -> String {
         let header = JSONWriter.bytes(.object([("alg", .string("HS256")), ("typ", .string("JWT"))]))
-        let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
+        let signingInput = Base64.encode(header, alphabet: .url) + "." + Base64.encode(payload, alphabet: .url)
         let signature = HMACSHA256.authenticationCode(key: key, message: Array(signingInput.utf8))
-        return signingInput + "." + Base64URL.encode(signature)
+        return signingInput + "." + Base64.encode(signature, alphabet: .url)
     }
 
     /// Checks a token's header and signature.
@@ -37,8 +37,11 @@ public enum CompactJWS {
         guard parts.count == 3 else {
             throw TokenError(.malformed, "a token has three parts separated by '.', this one has \(parts.count)")
         }
-        guard let headerBytes = Base64URL.decode(parts[0]), let payload = Base64URL.decode(parts[1]),
-              let signature = Base64URL.decode(parts[2]) else {
+        // RFC 7515 §2: base64url without padding, so a token has one spelling.
+        guard !bytes.contains(UInt8(ascii: "=")),
+              let headerBytes = Base64.decode(String(decoding: parts[0], as: UTF8.self), alphabet: .url),
+              let payload = Base64.decode(String(decoding: parts[1], as: UTF8.self), alphabet: .url),
+              let signature = Base64.decode(String(decoding: parts[2], as: UTF8.self), alphabet: .url) else {
             throw TokenError(.malformed, "a part of the token is not base64url")
         }
         let header: JSONValue

@@ -113,7 +113,8 @@ struct ShowsBench {
                        deliveriesPerSecond: Double(seen.delivered) / window, latencies: seen.latencies,
                        ackLatencies: seen.acknowledged, lost: max(0, expected - seen.delivered), expected: expected,
                        reactionsPerSecond: Double(seen.reactions) / window,
-                       rssPerWatcherKB: Double(peakRSS - baseline) / 1024 / Double(watchers + Self.writers + Self.reactors),
+                       rssPerWatcherKB: Double(peakRSS - baseline) / 1024
+                        / Double(watchers + Self.writers + Self.reactors),
                        serverRSSMB: Double(peakRSS) / 1_048_576,
                        cpuPercent: cpu / (Double(windowEnd - windowStart + 2_000_000) / 1e6) * 100)
     }
