@@ -54,7 +54,8 @@ import Testing
         let refused = try Self.ffmpeg("\(url)/\(old.key)", seconds: 3, log: directory.file("ffmpeg-2.log"))
         #expect(refused.waitForExit(timeout: 15).map { $0 != 0 } == true)
         #expect(events.withLock { $0 }.contains { event in
-            if case .publishRefused(_, _, _, let reason) = event { reason == "unknown or renewed OBS key" } else { false }
+            guard case .publishRefused(_, _, _, let reason) = event else { return false }
+            return reason == "unknown or renewed OBS key"
         })
         let again = try Self.ffmpeg("\(url)/\(renewed.key)", log: directory.file("ffmpeg-3.log"))
         defer { again.stop() }
