@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "Digest", swiftSettings: strict),
         .target(name: "AMF", dependencies: ["ByteIO"], swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
-        .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "FLV", "Digest"], swiftSettings: strict),
+        .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "Digest"], swiftSettings: strict),
 
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
@@ -71,31 +71,33 @@ let package = Package(
 
         // Media: frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, test sources.
         .target(name: "Media",
-                dependencies: [.target(name: "CYUV", condition: .when(platforms: [.linux])), "StreamCore"],
+                dependencies: [.target(name: "CYUV", condition: .when(platforms: [.linux])), "Locking"],
                 swiftSettings: strict),
         // Encoders: H.264 (x264 on Linux) and AAC (libavcodec on Linux) behind small protocols.
         .target(name: "Encoders",
                 dependencies: [
-                    "Media",
+                    "Locking",
                     .target(name: "CX264", condition: .when(platforms: [.linux])),
                     .target(name: "CFFmpeg", condition: .when(platforms: [.linux])),
                 ],
                 swiftSettings: strict),
 
         // Drivers: an RTMP machine fed by a transport.
-        .target(name: "Publisher", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"], swiftSettings: strict),
-        .target(name: "IngestServer", dependencies: ["StreamCore", "RTMP", "FLV", "Transport", "Digest"],
+        .target(name: "Publisher", dependencies: ["StreamCore", "AMF", "RTMP", "FLV", "Transport", "Locking"],
+                swiftSettings: strict),
+        .target(name: "IngestServer", dependencies: ["AMF", "RTMP", "FLV", "Transport", "Digest", "Locking"],
                 swiftSettings: strict),
 
         // The live session: capture → composite → encode → publish, with backpressure, reconnect and stats.
         .target(name: "Broadcast",
-                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Capture"],
+                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Capture", "Locking"],
                 swiftSettings: strict),
 
         // Linux capture: X11 screen (xcb + MIT-SHM), PulseAudio inputs and system audio, V4L2 cameras, Y4M files.
         .target(name: "Capture",
                 dependencies: [
-                    "StreamCore", "Media",
+                    "Media", "Locking",
+                    .target(name: "CYUV", condition: .when(platforms: [.linux])),
                     .target(name: "CXCB", condition: .when(platforms: [.linux])),
                     .target(name: "CPulse", condition: .when(platforms: [.linux])),
                     .target(name: "CV4L2", condition: .when(platforms: [.linux])),
@@ -107,13 +109,13 @@ let package = Package(
 
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
-                dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV", "Broadcast", "Capture"],
+                dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Broadcast", "Capture", "Locking"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
         .executableTarget(name: "stream-bench",
-                          dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "IngestServer",
-                                         "Broadcast", "Capture", "StreamCore"],
+                          dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "Capture", "StreamCore",
+                                         "Locking"],
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
@@ -122,22 +124,25 @@ let package = Package(
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteIOTests", dependencies: ["ByteIO"], swiftSettings: strict),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
-        .testTarget(name: "AMFTests", dependencies: ["AMF"], swiftSettings: strict),
-        .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
-        .testTarget(name: "RTMPTests", dependencies: ["RTMP", "Digest"], swiftSettings: strict),
+        .testTarget(name: "AMFTests", dependencies: ["AMF", "ByteIO"], swiftSettings: strict),
+        .testTarget(name: "FLVTests", dependencies: ["FLV", "AMF", "ByteIO"], swiftSettings: strict),
+        .testTarget(name: "RTMPTests", dependencies: ["RTMP", "AMF", "Digest"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
-        .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
-        .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "IngestServer", "TestSupport"],
+        .testTarget(name: "EncodersTests", dependencies: ["Encoders"], swiftSettings: strict),
+        .testTarget(name: "BroadcastTests",
+                    dependencies: ["Broadcast", "IngestServer", "TestSupport", "FLV", "Locking", "Media", "Publisher",
+                                   "StreamCore"],
                     swiftSettings: strict),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic"], swiftSettings: strict),
-        .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI", "Broadcast", "stream", "TestSupport"],
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport", "CV4L2", "Locking", "Media"], swiftSettings: strict),
+        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "RTMP", "StreamCore"], swiftSettings: strict),
+        .testTarget(name: "StreamCLITests",
+                    dependencies: ["StreamCLI", "Broadcast", "Capture", "Media", "StreamCore", "stream", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
-                    dependencies: ["StreamCore", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI",
-                                   "TestSupport", "stream"],
+                    dependencies: ["StreamCore", "AMF", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI",
+                                   "Broadcast", "Media", "Locking", "TestSupport", "stream"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
