@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "IngestServer", targets: ["IngestServer"]),
         .library(name: "Media", targets: ["Media"]),
         .library(name: "Encoders", targets: ["Encoders"]),
+        .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Broadcast", targets: ["Broadcast"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "AppLogic", targets: ["AppLogic"]),
@@ -83,20 +84,30 @@ let package = Package(
                 swiftSettings: strict),
 
         // Drivers: an RTMP machine fed by a transport.
-        .target(name: "Publisher", dependencies: ["StreamCore", "AMF", "RTMP", "FLV", "Transport", "Locking"],
+        // The RTMP client over any byte stream (portable: the iOS extension links it); Linux's TCP/TLS stream in
+        // TCPConnector.swift is the one file that needs Transport.
+        .target(name: "Publisher",
+                dependencies: ["StreamCore", "RTMP", "FLV", "Locking",
+                               .target(name: "Transport", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
         .target(name: "IngestServer", dependencies: ["AMF", "RTMP", "FLV", "Transport", "Digest", "Locking"],
                 swiftSettings: strict),
 
-        // The live session: capture → composite → encode → publish, with backpressure, reconnect and stats.
+        // The output layer both platforms run (the iOS extension links it): send queues and their drop policy,
+        // adaptive bitrate, reconnects, the per-destination outputs over `MediaSink` (RTMP over any byte stream, an
+        // FLV file), statistics, status text, the audio mixer. No C module, no capture, no Transport.
+        .target(name: "Engine", dependencies: ["StreamCore", "FLV", "Publisher", "Locking"], swiftSettings: strict),
+
+        // Linux's broadcaster: sources (test patterns, X11, PulseAudio, V4L2/Y4M) → PiP → x264/AAC on a real-time
+        // thread → the engine.
         .target(name: "Broadcast",
-                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Capture", "Locking"],
+                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Engine", "Capture", "Locking"],
                 swiftSettings: strict),
 
         // Linux capture: X11 screen (xcb + MIT-SHM), PulseAudio inputs and system audio, V4L2 cameras, Y4M files.
         .target(name: "Capture",
                 dependencies: [
-                    "Media", "Locking",
+                    "Media", "Engine", "Locking",
                     .target(name: "CYUV", condition: .when(platforms: [.linux])),
                     .target(name: "CXCB", condition: .when(platforms: [.linux])),
                     .target(name: "CPulse", condition: .when(platforms: [.linux])),
@@ -109,7 +120,8 @@ let package = Package(
 
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
-                dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Broadcast", "Capture", "Locking"],
+                dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
+                               "Locking"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
@@ -132,17 +144,20 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders"], swiftSettings: strict),
         .testTarget(name: "BroadcastTests",
-                    dependencies: ["Broadcast", "IngestServer", "TestSupport", "FLV", "Locking", "Media", "Publisher",
+                    dependencies: ["Broadcast", "Engine", "IngestServer", "TestSupport", "Locking", "Media", "Publisher",
                                    "StreamCore"],
                     swiftSettings: strict),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport", "CV4L2", "Locking", "Media"], swiftSettings: strict),
+        .testTarget(name: "EngineTests",
+                    dependencies: ["Engine", "Publisher", "FLV", "StreamCore", "IngestServer", "Locking", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Engine", "TestSupport", "CV4L2", "Locking", "Media"], swiftSettings: strict),
         .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "RTMP", "StreamCore"], swiftSettings: strict),
         .testTarget(name: "StreamCLITests",
-                    dependencies: ["StreamCLI", "Broadcast", "Capture", "Media", "StreamCore", "stream", "TestSupport"],
+                    dependencies: ["StreamCLI", "Capture", "Media", "StreamCore", "stream", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "AMF", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI",
-                                   "Broadcast", "Media", "Locking", "TestSupport", "stream"],
+                                   "Broadcast", "Engine", "Media", "Locking", "TestSupport", "stream"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Capture
+import Engine
 import Media
 
 /// Captured audio as the broadcast's sound: an ``Capture/AudioCapture`` (microphone, mixed with the system audio

@@ -27,7 +27,8 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) 
 /// While it exists, the signals no longer kill the process: the command ends cleanly instead (unpublish,
 /// flush, close the recording). A second Ctrl-C while stopping still exits at once.
 final class InterruptSignal: Sendable {
-    private let state = Locked<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+    private let state = Locked<(count: Int, waiters: [UInt64: CheckedContinuation<Bool, Never>], nextID: UInt64)>(
+        (0, [:], 0))
     // Safe: set once in init, then only cancelled in deinit; dispatch sources are thread-safe objects.
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
 
@@ -45,35 +46,51 @@ final class InterruptSignal: Sendable {
     /// Whether a signal arrived.
     var hasFired: Bool { state.withLock { $0.count > 0 } }
 
-    /// Returns once SIGINT or SIGTERM arrives (at once if one already did).
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { value -> Bool in
-                if value.count > 0 { return true }
-                value.waiters.append(continuation)
-                return false
+    /// Returns true once SIGINT or SIGTERM arrives (at once if one already did), or false when the waiting task is
+    /// cancelled first.
+    @discardableResult
+    func wait() async -> Bool {
+        let id = state.withLock { value -> UInt64 in
+            defer { value.nextID += 1 }
+            return value.nextID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let now = state.withLock { value -> Bool? in
+                    if value.count > 0 { return true }
+                    if Task.isCancelled { return false }
+                    value.waiters[id] = continuation
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
             }
-            if resumeNow { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
         }
     }
 
     /// Returns true once SIGINT or SIGTERM arrives, or false when `limit` passes first.
     func wait(upTo limit: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while !hasFired && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: min(.milliseconds(50), deadline - ContinuousClock.now))
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.wait() }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first || hasFired
         }
-        return hasFired
     }
 
     private func fire() {
-        let waiters = state.withLock { value -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLock { value -> [CheckedContinuation<Bool, Never>] in
             value.count += 1
             if value.count > 1 { exit(130) }
-            defer { value.waiters = [] }
-            return value.waiters
+            defer { value.waiters = [:] }
+            return Array(value.waiters.values)
         }
-        waiters.forEach { $0.resume() }
+        waiters.forEach { $0.resume(returning: true) }
     }
 
     deinit {

@@ -34,6 +34,25 @@ public struct XDGPaths: Sendable, Equatable {
             .appendingPathComponent(Self.applicationDirectoryName, isDirectory: true)
     }
 
+    /// Stream's data directory (recordings it makes on its own, such as `stream demo`'s): `$XDG_DATA_HOME/stream`
+    /// when that is an absolute path, else `$HOME/.local/share/stream`, following the XDG Base Directory rules.
+    /// - Parameter environment: the process environment.
+    /// - Throws: `StreamCoreError` (`.noConfigDirectory`) when neither variable gives an absolute path.
+    public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> URL {
+        let base: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            base = home + "/.local/share"
+        } else {
+            throw StreamCoreError(.noConfigDirectory, "cannot find a data directory: set XDG_DATA_HOME or HOME to "
+                                    + "an absolute path")
+        }
+        return URL(fileURLWithPath: base, isDirectory: true)
+            .appendingPathComponent(applicationDirectoryName, isDirectory: true)
+    }
+
     /// The path of a file inside the configuration directory.
     /// - Parameter name: a plain file name (no slashes).
     public func file(_ name: String) -> URL {

@@ -1,4 +1,5 @@
 import Broadcast
+import Engine
 import Foundation
 import Media
 import StreamCore
@@ -39,10 +40,11 @@ extension LiveBroadcastTests {
             #expect(abs(audioEnd - videoEnd) < 0.15, "audio ends at \(audioEnd) s, video at \(videoEnd) s")
             #expect(try ProbeReport.decodeErrors(path).isEmpty)
             // Steady state: every pool stays within its bound.
-            #expect(statistics.screenPool.allocations <= 3)
-            #expect(statistics.encodePool.allocations <= 4)
-            #expect(statistics.cameraPool.allocations <= 3)
-            #expect(statistics.framesComposited == statistics.framesEncoded)
+            let pipeline = session.pipelineStatistics
+            #expect(pipeline.screenPool.allocations <= 3)
+            #expect(pipeline.encodePool.allocations <= 4)
+            #expect(pipeline.cameraPool.allocations <= 3)
+            #expect(pipeline.framesComposited == statistics.framesEncoded)
         }
     }
 }
@@ -67,19 +69,20 @@ extension LiveBroadcastTests.BroadcastSessionTests {
                                            outputs: [BroadcastOutput(sink: FLVFileSink(path: path))])
         async let final = session.run()
         // Warm-up: the first second (the statistics refresh every second).
-        var warm = session.statistics
-        for _ in 0..<100 where warm.framesEncoded < 24 {
+        var warm = session.pipelineStatistics
+        for _ in 0..<100 where warm.framesComposited < 24 {
             try await Task.sleep(for: .milliseconds(50))
-            warm = session.statistics
+            warm = session.pipelineStatistics
         }
         #expect(await final == .ended(.durationReached))
-        let done = session.statistics
+        let done = session.pipelineStatistics
+        let encoded = session.statistics.framesEncoded
         // Steady state: no frame buffer allocated after the first second.
-        #expect(warm.framesEncoded >= 24 && done.framesEncoded > warm.framesEncoded + 12)
+        #expect(warm.framesComposited >= 24 && encoded > warm.framesComposited + 12)
         #expect(done.frameBufferAllocations == warm.frameBufferAllocations,
                 "\(warm.frameBufferAllocations) buffers after warm-up, \(done.frameBufferAllocations) at the end")
         // The 1 s file loops: the picture stays in for the whole broadcast.
-        #expect(done.framesComposited == done.framesEncoded)
+        #expect(done.framesComposited == encoded)
         let rect = PiPLayout.rect(frameWidth: 640, frameHeight: 360, cameraWidth: 320, cameraHeight: 240,
                                   corner: .topRight, scale: 0.4)
         let frame = try MediaInspection.frame(path, at: 2, width: 640, height: 360, in: work)

@@ -130,7 +130,6 @@ import Testing
         #expect(run(["settings", "set", "pip-corner", "top-left"]).0 == 0)
         #expect(run(["credentials", "set", "rtmp://127.0.0.1:1935/live"], stdin: "the-stored-key\n").0 == 0)
         let before = try Self.snapshot(work.path)
-        let demoDirectoryExisted = FileManager.default.fileExists(atPath: "stream-demo")
 
         let (code, capture) = run(wrong.arguments, stdin: wrong.stdin)
         #expect(code == ExitCode.usage, "exit \(code): \(capture.error)")
@@ -138,7 +137,6 @@ import Testing
         #expect(capture.error.localizedCaseInsensitiveContains(wrong.word), "\(capture.error)")
         #expect(capture.output.isEmpty, "\(capture.output)")
         #expect(try Self.snapshot(work.path) == before, "the call changed files")
-        #expect(FileManager.default.fileExists(atPath: "stream-demo") == demoDirectoryExisted)
     }
 
     @Test func theExecutableExitsWithTwoOnAWrongValue() throws {

@@ -29,7 +29,7 @@ struct ServerSessionTests {
 
         mutating func send(_ messages: RTMPMessage...) throws {
             var bytes: [UInt8] = []
-            for message in messages { bytes += encoder.encode(message) }
+            for message in messages { bytes += try encoder.encode(message) }
             try deliver(server.bytesReceived(bytes))
         }
 

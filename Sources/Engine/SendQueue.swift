@@ -203,6 +203,21 @@ public struct SendQueue: Sendable {
         return dropped.video + dropped.audio
     }
 
+    /// A video frame already taken from the queue could not be sent (too large for the connection): the
+    /// non-keyframes queued after it reference it, so they are dropped up to the next queued keyframe; with no
+    /// keyframe queued, later non-keyframes are held back until one comes (audio flows).
+    /// - Returns: how many video frames were dropped (the unsent one not included).
+    @discardableResult
+    public mutating func skipVideoUntilKeyframe() -> Int {
+        let nextKeyframe = entries[head...].firstIndex { $0.kind == .video(isKeyframe: true) }
+        let dropped = removeAll { index, kind in
+            kind == .video(isKeyframe: false) && nextKeyframe.map { index < $0 } ?? true
+        }
+        if nextKeyframe == nil && gate == .open { gate = .videoWaitsForKeyframe }
+        statistics.droppedVideoFrames += dropped.video
+        return dropped.video
+    }
+
     private mutating func applyPolicy(_ result: inout EnqueueResult, newest kind: Kind) {
         guard durationMilliseconds > policy.dropNonKeyframesAfterMilliseconds else { return }
         let nonKey = removeAll { _, kind in kind == .video(isKeyframe: false) }

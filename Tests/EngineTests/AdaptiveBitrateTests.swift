@@ -1,4 +1,4 @@
-import Broadcast
+import Engine
 import Testing
 
 /// Adaptive bitrate decisions from synthetic samples.
@@ -97,5 +97,40 @@ struct AdaptiveBitrateTests {
         var controller = AdaptiveBitrate(configuration: .init(targetKbps: 3000))
         _ = controller.update(Self.sample(queue: 800, throughput: 2128))
         #expect(controller.update(Self.sample(queue: 500, throughput: 2128)) == nil)
+    }
+
+    @Test func aStalledLinkIsNotACapacityAndAReconnectClimbsBackToTheTarget() {
+        // Issue 14, defect 1: an ingest frozen for 15 s. The queue grows while nothing is acknowledged: the bitrate
+        // steps down to the floor, but a link that carries nothing measured no capacity.
+        var controller = AdaptiveBitrate(configuration: .init(targetKbps: 1000))
+        var queue: Int64 = 300
+        for _ in 0..<12 {
+            queue += 1000
+            _ = controller.update(Self.sample(queue: queue, throughput: 0))
+        }
+        #expect(controller.currentKbps == 200)
+        #expect(controller.estimatedCapacityKbps == nil)
+        // Reconnected: the new connection keeps up, and the climb goes all the way back.
+        controller.linkRestarted()
+        var reached: [Int] = []
+        for _ in 0..<20 {
+            _ = controller.update(Self.sample(queue: 0, throughput: controller.currentKbps + 128))
+            reached.append(controller.currentKbps)
+        }
+        #expect(reached.last == 1000, "\(reached)")
+        // Five clear samples to the first step, then a step (a tenth of the target) per sample: 12 samples.
+        #expect(reached.firstIndex(of: 1000) == 11, "\(reached)")
+    }
+
+    @Test func aReconnectForgetsTheCapacityMeasuredOnTheOldConnection() {
+        var controller = AdaptiveBitrate(configuration: .init(targetKbps: 3000, samplesBeforeIncrease: 1))
+        // A slow first second while the buffers filled: 428 kbps went through before the link stalled.
+        _ = controller.update(Self.sample(queue: 400, throughput: 428))
+        #expect(controller.estimatedCapacityKbps == 300)
+        #expect(controller.ceilingKbps == 600)
+        controller.linkRestarted()
+        #expect(controller.estimatedCapacityKbps == nil && controller.ceilingKbps == 3000)
+        for _ in 0..<40 { _ = controller.update(Self.sample(queue: 0, throughput: 3128)) }
+        #expect(controller.currentKbps == 3000)
     }
 }

@@ -1,4 +1,4 @@
-import Broadcast
+import Engine
 import Testing
 
 /// Exponential backoff with jitter.

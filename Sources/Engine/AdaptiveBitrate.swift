@@ -6,6 +6,11 @@
 /// same wall again and again; after ``Configuration/samplesBeforeProbe`` clear samples at that ceiling the estimate
 /// grows by one step, so a link that got faster is found, slowly.
 ///
+/// A link that carries nothing (a stalled ingest, a cable pulled: the queue grows and no byte is acknowledged) is not
+/// a measurement of its capacity: the bitrate still steps down, but the estimate is left alone. After a reconnect
+/// the caller says so with ``linkRestarted()``: the new connection may be a different path (or the same one, back
+/// to health), so the old estimate is forgotten and the climb back runs up to the target.
+///
 /// A pure value fed one sample per interval (typically a second): no clock, no I/O. The caller applies the returned
 /// bitrate with `VideoEncoder.setBitrate(kbps:)`.
 public struct AdaptiveBitrate: Sendable {
@@ -107,6 +112,17 @@ public struct AdaptiveBitrate: Sendable {
         return min(configuration.targetKbps, max(configuration.minimumKbps, ceiling))
     }
 
+    /// The output reconnected: the capacity measured on the old connection no longer holds (it may have been
+    /// measured while the link stalled), so it is forgotten; the bitrate stays where it is and climbs back to the
+    /// target once the new connection keeps up.
+    public mutating func linkRestarted() {
+        estimatedCapacityKbps = nil
+        clearSamples = 0
+        samplesAtCeiling = 0
+        samplesSinceDecrease = .max
+        previousQueueMilliseconds = 0
+    }
+
     private var step: Int { max(1, Int(Double(configuration.targetKbps) * configuration.increaseFraction)) }
 
     /// Takes one interval's measurements.
@@ -122,14 +138,16 @@ public struct AdaptiveBitrate: Sendable {
             clearSamples = 0
             samplesAtCeiling = 0
             let videoThroughput = max(0, sample.throughputKbps - sample.audioKbps)
+            // Nothing at all got through: a stall, not a capacity (see the type's notes).
+            let measured = sample.throughputKbps > 0 ? videoThroughput : nil
             guard samplesSinceDecrease >= configuration.samplesBetweenDecreases else {
                 // Still draining what was encoded before the last step down: the link is busy, so what it carries
                 // now is its capacity (the first reading of an episode can run high while buffers on the way
                 // fill; the later ones are steadier).
-                estimatedCapacityKbps = videoThroughput
+                if let measured { estimatedCapacityKbps = measured }
                 return nil
             }
-            estimatedCapacityKbps = videoThroughput
+            if let measured { estimatedCapacityKbps = measured }
             let fitted = Int(Double(videoThroughput) * configuration.throughputShare)
             // Never up while congested; at least a 10 % cut so a queue that still grows keeps shrinking the rate.
             currentKbps = max(configuration.minimumKbps, min(fitted, currentKbps * 9 / 10))

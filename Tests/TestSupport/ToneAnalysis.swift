@@ -1,15 +1,14 @@
 import Foundation
-import Media
 
-/// Frequency checks on captured audio.
-enum ToneAnalysis {
+/// Frequency checks on captured or mixed audio (interleaved stereo Float32).
+public enum ToneAnalysis {
     /// The left channel of interleaved stereo.
-    static func left(_ samples: [Float]) -> [Float] {
+    public static func left(_ samples: [Float]) -> [Float] {
         stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
     }
 
     /// Goertzel power at `frequency`, normalised by length so different lengths compare.
-    static func power(at frequency: Double, in samples: [Float], sampleRate: Double = 48_000) -> Double {
+    public static func power(at frequency: Double, in samples: [Float], sampleRate: Double = 48_000) -> Double {
         let coefficient = 2 * cos(2 * Double.pi * frequency / sampleRate)
         var previous = 0.0
         var beforePrevious = 0.0
@@ -23,14 +22,14 @@ enum ToneAnalysis {
     }
 
     /// The frequency estimated from upward zero crossings.
-    static func zeroCrossingFrequency(_ samples: [Float], sampleRate: Double = 48_000) -> Double {
+    public static func zeroCrossingFrequency(_ samples: [Float], sampleRate: Double = 48_000) -> Double {
         var crossings = 0
         for index in 1..<samples.count where samples[index - 1] < 0 && samples[index] >= 0 { crossings += 1 }
         return Double(crossings) * sampleRate / Double(samples.count)
     }
 
     /// Root mean square level.
-    static func rms(_ samples: [Float]) -> Double {
+    public static func rms(_ samples: [Float]) -> Double {
         guard !samples.isEmpty else { return 0 }
         return (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
     }

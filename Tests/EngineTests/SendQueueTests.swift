@@ -1,4 +1,4 @@
-import Broadcast
+import Engine
 import FLV
 import Testing
 
@@ -148,6 +148,28 @@ struct SendQueueTests {
     ])
     func classifiesTags(tag: FLVTag, kind: SendQueue.Kind) {
         #expect(SendQueue.Kind(of: tag) == kind)
+    }
+
+    @Test func anUnsendableFrameDropsTheFramesThatReferenceItUpToTheNextKeyframe() {
+        var queue = SendQueue()
+        _ = queue.enqueue(Self.video(0, key: true))
+        _ = queue.dequeue()                       // sent
+        _ = queue.enqueue(Self.video(33))         // the one too large for the connection, taken out to send
+        _ = queue.dequeue()
+        for timestamp in [66, 100] as [UInt32] { _ = queue.enqueue(Self.video(timestamp)) }
+        _ = queue.enqueue(Self.audio(110))
+        _ = queue.enqueue(Self.video(133, key: true))
+        _ = queue.enqueue(Self.video(166))
+        #expect(queue.skipVideoUntilKeyframe() == 2)
+        #expect(Self.drain(&queue).map(\.timestamp) == [110, 133, 166])
+        #expect(queue.statistics.droppedVideoFrames == 2)
+        // With no keyframe queued, later non-keyframes wait for one; audio flows.
+        _ = queue.enqueue(Self.video(200))
+        #expect(queue.skipVideoUntilKeyframe() == 1)
+        #expect(!queue.enqueue(Self.video(233)).accepted)
+        #expect(queue.enqueue(Self.audio(240)).accepted)
+        #expect(queue.enqueue(Self.video(266, key: true)).accepted)
+        #expect(Self.drain(&queue).map(\.timestamp) == [240, 266])
     }
 }
 

@@ -2,28 +2,33 @@ import FLV
 import Publisher
 import StreamCore
 
-/// An RTMP or RTMPS ingest: a fresh `RTMPClient` per connection attempt, publishing one stream key.
+/// An RTMP or RTMPS ingest: a fresh ``Publisher/RTMPClient`` per connection attempt, publishing one stream key over
+/// the platform's byte streams (Linux's TCP/TLS, Apple's `NWConnection`), so both run the same RTMP driver.
 public actor RTMPSink: MediaSink {
     /// The ingest.
     public nonisolated let url: IngestURL
-    /// Timeouts and the extra CA for RTMPS.
+    /// Timeouts and buffer limits of each client.
     public nonisolated let options: RTMPClient.Options
     /// The ingest with the key masked, e.g. `rtmps://host/app/••••`.
     public nonisolated let label: String
     /// Always true: RTMP goes over the network.
     public nonisolated var isNetwork: Bool { true }
     private let streamKey: String
+    private let connector: any ByteStreamConnector
     private var client: RTMPClient?
 
     /// Creates a sink.
     /// - Parameters:
     ///   - url: the ingest URL (without the key).
     ///   - streamKey: the publish name; it never appears in labels or errors.
-    ///   - options: client options (timeouts, CA file).
-    public init(url: IngestURL, streamKey: String, options: RTMPClient.Options = RTMPClient.Options()) {
+    ///   - options: client options (timeouts, buffer limit).
+    ///   - connector: opens the TCP/TLS streams.
+    public init(url: IngestURL, streamKey: String, options: RTMPClient.Options = RTMPClient.Options(),
+                connector: any ByteStreamConnector) {
         self.url = url
         self.streamKey = streamKey
         self.options = options
+        self.connector = connector
         label = url.redactedDescription(streamKey: streamKey)
     }
 
@@ -45,7 +50,7 @@ public actor RTMPSink: MediaSink {
             await old.close(flushTimeout: .zero)
         }
         do {
-            let client = try RTMPClient(options: options)
+            let client = RTMPClient(options: options, connector: connector)
             self.client = client
             try await client.connect(to: url)
             try await client.publish(streamKey: streamKey)
@@ -65,21 +70,22 @@ public actor RTMPSink: MediaSink {
     }
 
     /// Queues one tag on the connection.
-    /// - Throws: `BroadcastError` (`.connectionLost`) when the connection failed.
+    /// - Throws: `BroadcastError`: `.connectionLost` when the connection failed, `.frameTooLarge` for a tag over
+    ///   RTMP's 16 MiB message limit (the connection goes on).
     public func send(_ tag: FLVTag) async throws(BroadcastError) {
         do {
             try await connected().send(tag)
         } catch {
-            throw convert(error, code: .connectionLost)
+            throw convert(error, code: error.code == .messageTooLarge ? .frameTooLarge : .connectionLost)
         }
     }
 
-    /// Bytes the client holds that the kernel has not taken yet.
+    /// Bytes the client holds that the network stack has not taken yet.
     public var queuedBytes: Int {
         get async { await client?.queuedBytes ?? 0 }
     }
 
-    /// Bytes of the current connection the ingest has acknowledged (TCP).
+    /// Bytes of the current connection the ingest has acknowledged (TCP), where the platform says.
     public var bytesAcknowledged: Int? {
         get async { await client?.bytesAcknowledged() }
     }
@@ -108,6 +114,6 @@ public actor RTMPSink: MediaSink {
 
     private func convert(_ error: PublishError, code: BroadcastError.Code) -> BroadcastError {
         let message = Redaction.redact("\(label): \(error.description)", secrets: [streamKey])
-        return BroadcastError(code, message, isTransient: error.isTransient)
+        return BroadcastError(code, message, isTransient: error.isTransient, publishError: error)
     }
 }

@@ -1,6 +1,4 @@
-import Media
-
-/// A snapshot of a running broadcast, for a status line and for tests.
+/// A snapshot of a running broadcast: the encode and every output together, for a status line and for tests.
 public struct BroadcastStatistics: Sendable, Hashable {
     /// Seconds since the broadcast started.
     public var elapsedSeconds: Double = 0
@@ -34,21 +32,11 @@ public struct BroadcastStatistics: Sendable, Hashable {
     public var outages = 0
     /// Time off the air so far, the ongoing outage included (the most of any output), in seconds.
     public var offlineSeconds: Double = 0
-    /// The longest outage that ended, from the loss to being live again (the most of any output), in seconds.
+    /// The longest outage, the ongoing one included (the most of any output), in seconds: from when the link
+    /// stopped carrying bytes to being live again (or to now).
     public var longestOutageSeconds: Double = 0
     /// The encoder's current video bitrate (follows adaptive bitrate), in kbit/s.
     public var currentVideoBitrateKbps = 0
-    /// Frame buffers allocated by the screen source's pool, the encode converter's pool and the compositor (a
-    /// steady state adds none).
-    public var frameBufferAllocations = 0
-    /// The screen source's pool counters.
-    public var screenPool = PoolStatistics()
-    /// The encode converter's pool counters.
-    public var encodePool = PoolStatistics()
-    /// The camera source's pool counters.
-    public var cameraPool = PoolStatistics()
-    /// Frames that got the camera picture drawn in.
-    public var framesComposited = 0
     /// Capture-to-socket latency of video frames, median, in milliseconds (the slowest output's), once known.
     public var latencyP50Milliseconds: Int?
     /// Capture-to-socket latency of video frames, 99th percentile, in milliseconds (the slowest output's).

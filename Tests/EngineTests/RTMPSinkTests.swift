@@ -1,4 +1,4 @@
-import Broadcast
+import Engine
 import StreamCore
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
-import Media
 
-/// Mixes several interleaved Float32 inputs (a microphone and the system audio) into one stream.
+/// Mixes several interleaved Float32 inputs (a microphone and the system or app audio) into one stream: the one
+/// mixer of both platforms (Linux's PulseAudio capture, the iOS extension's microphone and app audio).
 ///
 /// Pure and synchronous: capture threads ``append(_:toInput:)`` what they receive, the consumer calls
 /// ``mix(into:)``. Inputs are summed and passed through a soft limiter, so loud overlaps are compressed instead of
@@ -64,23 +64,6 @@ public struct AudioMixer: Sendable {
         samples.withUnsafeBufferPointer { append($0, toInput: input) }
     }
 
-    /// Queues a PCM buffer (Float32 or Int16) for `input`.
-    /// - Precondition: the buffer has ``channels`` channels.
-    public mutating func append(_ buffer: PCMBuffer, toInput input: Int) {
-        precondition(buffer.format.channels == channels, "a \(buffer.format) buffer fed to a \(channels)-channel mixer")
-        let count = buffer.frameCount * channels
-        buffer.withUnsafeBytes { bytes in
-            switch buffer.format.sampleFormat {
-            case .float32:
-                append(UnsafeBufferPointer(start: bytes.bindMemory(to: Float.self).baseAddress, count: count),
-                       toInput: input)
-            case .int16:
-                let converted = bytes.bindMemory(to: Int16.self).prefix(count).map { Float($0) / 32_768 }
-                append(converted, toInput: input)
-            }
-        }
-    }
-
     /// Mixes `output.count / channels` sample frames if the inputs allow it.
     /// - Returns: false (and leaves `output` alone) when not enough audio is queued yet.
     public mutating func mix(into output: UnsafeMutableBufferPointer<Float>) -> Bool {
@@ -102,17 +85,12 @@ public struct AudioMixer: Sendable {
         return true
     }
 
-    /// Mixes one Float32 buffer's worth of sample frames into `buffer` if the inputs allow it.
-    /// - Returns: false when not enough audio is queued yet.
-    /// - Precondition: `buffer` is Float32 with ``channels`` channels and uniquely referenced.
-    public mutating func mix(into buffer: inout PCMBuffer) -> Bool {
-        precondition(buffer.format.sampleFormat == .float32 && buffer.format.channels == channels,
-                     "mixing into a \(buffer.format) buffer; the mixer makes f32 with \(channels) channels")
-        let count = buffer.frameCount * channels
-        return buffer.withUnsafeMutableBytes { bytes in
-            let floats = bytes.bindMemory(to: Float.self)
-            return mix(into: UnsafeMutableBufferPointer(rebasing: floats[0..<count]))
-        }
+    /// Mixes `frames` sample frames if the inputs allow it.
+    /// - Returns: the interleaved mix, or nil when not enough audio is queued yet.
+    public mutating func mix(frames: Int) -> [Float]? {
+        var output = [Float](repeating: 0, count: frames * channels)
+        let mixed = output.withUnsafeMutableBufferPointer { mix(into: $0) }
+        return mixed ? output : nil
     }
 
     /// The soft limiter: identity up to ``limiterThreshold``, then a tanh knee that approaches ±1 but never

@@ -1,5 +1,5 @@
 import Testing
-@testable import Broadcast
+@testable import Engine
 
 @Suite struct LatencyHistogramTests {
     @Test func emptyHasNoPercentiles() {
