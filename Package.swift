@@ -116,7 +116,7 @@ let package = Package(
                 swiftSettings: strict),
 
         // Decisions of the iOS app and broadcast extension, kept out of the Apple-only shell so they are tested here.
-        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "RTMP"], swiftSettings: strict),
+        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "Engine", "Publisher"], swiftSettings: strict),
 
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
@@ -126,8 +126,8 @@ let package = Package(
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
         .executableTarget(name: "stream-bench",
-                          dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "Capture", "StreamCore",
-                                         "Locking"],
+                          dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "Engine", "Broadcast",
+                                         "Capture", "StreamCore", "Locking"],
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
@@ -151,7 +151,7 @@ let package = Package(
                     dependencies: ["Engine", "Publisher", "FLV", "StreamCore", "IngestServer", "Locking", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Engine", "TestSupport", "CV4L2", "Locking", "Media"], swiftSettings: strict),
-        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "RTMP", "StreamCore"], swiftSettings: strict),
+        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "Engine", "Publisher", "StreamCore"], swiftSettings: strict),
         .testTarget(name: "StreamCLITests",
                     dependencies: ["StreamCLI", "Capture", "Media", "StreamCore", "stream", "TestSupport"],
                     swiftSettings: strict),

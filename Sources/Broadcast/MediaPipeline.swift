@@ -63,17 +63,11 @@ final class MediaPipeline {
         videoEncoder = video
         audioEncoder = audio
         do {
-            let avc = try AVCDecoderConfigurationRecord(sps: video.sps, pps: video.pps)
-            let asc = try AudioSpecificConfig(parsing: audio.audioSpecificConfig)
-            headers = StreamHeaders(
-                metadata: FLVMetadata(
-                    width: Double(encodeSize.width), height: Double(encodeSize.height),
-                    videoDataRate: Double(settings.videoBitrateKbps), frameRate: Double(settings.fps),
-                    videoCodecID: FLVMetadata.avcVideoCodecID, audioDataRate: Double(settings.audioBitrateKbps),
-                    audioSampleRate: 48_000, audioSampleSize: 16, stereo: true,
-                    audioCodecID: FLVMetadata.aacAudioCodecID, encoder: "Stream"),
-                videoSequenceHeader: FLVTag(video: .sequenceHeader(avc), timestamp: 0),
-                audioSequenceHeader: FLVTag(audio: .sequenceHeader(asc), timestamp: 0))
+            headers = try StreamHeaders(
+                width: encodeSize.width, height: encodeSize.height, framesPerSecond: settings.fps,
+                videoBitrateKbps: settings.videoBitrateKbps, audioBitrateKbps: settings.audioBitrateKbps,
+                audioSampleRate: audioConfiguration.sampleRate, sps: video.sps, pps: video.pps,
+                audioSpecificConfig: audio.audioSpecificConfig)
         } catch {
             throw BroadcastError(.encoderFailed, "the encoders produced unusable headers: \(error)")
         }

@@ -97,6 +97,9 @@ public final class BroadcastOutput: Sendable {
         var wasLive: Bool
     }
 
+    /// Bytes the sink may hold unsent by default (see ``sinkBufferLimit``).
+    public static let defaultSinkBufferLimit = 32 * 1024
+
     /// A link silent for longer than this before a loss was noticed was already down: the outage starts when it
     /// went silent (a stall found by a timeout), not when the loss was noticed.
     public static let silenceCountedAsOutage = Duration.seconds(2)
@@ -122,7 +125,7 @@ public final class BroadcastOutput: Sendable {
     ///   - sinkBufferLimit: bytes the sink may hold before the pump waits for it to drain (default 32 KiB: tags
     ///     past the sink are out of the drop policy's reach and their wait is not measured, so it stays small).
     public init(sink: any MediaSink, policy: SendQueue.Policy? = nil,
-                backoff: ReconnectBackoff = ReconnectBackoff(), sinkBufferLimit: Int = 32 * 1024) {
+                backoff: ReconnectBackoff = ReconnectBackoff(), sinkBufferLimit: Int = defaultSinkBufferLimit) {
         self.sink = sink
         self.backoff = backoff
         self.sinkBufferLimit = max(4096, sinkBufferLimit)

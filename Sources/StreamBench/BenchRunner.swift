@@ -30,6 +30,7 @@ struct BenchRunner {
             (6, "pipeline scaling", { try PipelineBench(context: context).run(into: $0) }),
             (3, "broadcast end to end", { try BroadcastBench(context: context).run(into: $0) }),
             (7, "X11 capture", { try CaptureBench(context: context).run(into: $0) }),
+            (8, "idle", { try IdleBench(context: context).run(into: $0) }),
         ]
         for (number, name, body) in items where options.only.contains(number) {
             for run in 1...runs {
