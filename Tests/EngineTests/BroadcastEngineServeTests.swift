@@ -63,9 +63,15 @@ import Testing
     }
 
     private static func startServer(port: Int, recordDirectory: String) async throws -> (RTMPServer, Int) {
+        try FileManager.default.createDirectory(atPath: recordDirectory, withIntermediateDirectories: true)
         let server = try RTMPServer(configuration: RTMPServer.Configuration(
             listen: ("127.0.0.1", port), recordDirectory: recordDirectory))
         return (server, try #require(try await server.start().rtmp))
+    }
+
+    /// The RTMP ingest of the in-process server on `port`.
+    private static func ingest(_ port: Int) -> IngestURL {
+        IngestURL(scheme: .rtmp, host: "127.0.0.1", port: port, app: "live")
     }
 
     /// The tags of a recording up to the first damaged or cut-off one (a stopped server may leave one behind).
@@ -81,11 +87,9 @@ import Testing
         let work = try TemporaryDirectory("engine-restart")
         let clip = try Self.clip(seconds: 4, in: work)
         let recordings = work.file("recordings")
-        try FileManager.default.createDirectory(atPath: recordings, withIntermediateDirectories: true)
         let (first, port) = try await Self.startServer(port: 0, recordDirectory: recordings)
         let server = Locked<RTMPServer?>(first)
-        let sink = RTMPSink(url: IngestURL(scheme: .rtmp, host: "127.0.0.1", port: port, app: "live"),
-                            streamKey: "engine-restart", connector: TCPConnector())
+        let sink = RTMPSink(url: Self.ingest(port), streamKey: "engine-restart", connector: TCPConnector())
         let output = BroadcastOutput(sink: sink, backoff: ReconnectBackoff(initialDelay: .milliseconds(300),
                                                                            jitter: 0.2))
         let engine = try BroadcastEngine(outputs: [output], headers: clip.headers,
@@ -128,12 +132,10 @@ import Testing
         let work = try TemporaryDirectory("engine-oversized")
         let clip = try Self.clip(seconds: 3, in: work)
         let recordings = work.file("recordings")
-        try FileManager.default.createDirectory(atPath: recordings, withIntermediateDirectories: true)
         let (server, port) = try await Self.startServer(port: 0, recordDirectory: recordings)
         defer { server.stop() }
-        let output = BroadcastOutput(sink: RTMPSink(
-            url: IngestURL(scheme: .rtmp, host: "127.0.0.1", port: port, app: "live"), streamKey: "oversized",
-            connector: TCPConnector()))
+        let output = BroadcastOutput(sink: RTMPSink(url: Self.ingest(port), streamKey: "oversized",
+                                                    connector: TCPConnector()))
         let engine = try BroadcastEngine(outputs: [output], headers: clip.headers,
                                          configuration: .init(videoBitrateKbps: 400, audioBitrateKbps: 64,
                                                               adaptiveBitrate: false))
