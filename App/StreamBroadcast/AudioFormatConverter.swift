@@ -11,7 +11,8 @@ final class AudioFormatConverter {
     private var converter: AVAudioConverter?
 
     init?() {
-        guard let target = AVAudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: Double(MemoryBudget.audioSampleRate),
+        guard let target = AVAudioFormat(commonFormat: .pcmFormatFloat32,
+                                         sampleRate: Double(MemoryBudget.audioSampleRate),
                                          channels: AVAudioChannelCount(MemoryBudget.audioChannels), interleaved: true)
         else { return nil }
         self.target = target

@@ -47,7 +47,9 @@ struct IdleBench {
         let start = Measure.now()
         usleep(UInt32(seconds * 1_000_000))
         let elapsed = max(0.001, Measure.now() - start)
-        return zip(pids, before).map { pid, before in ((ProcessTree.cpuSeconds(pid: pid) ?? 0) - before) * 100 / elapsed }
+        return zip(pids, before).map { pid, before in
+            ((ProcessTree.cpuSeconds(pid: pid) ?? 0) - before) * 100 / elapsed
+        }
     }
 
     /// The child: broadcasts the test sources (480p30) to `stream serve` on `port`, goes live, pauses, says

@@ -92,3 +92,34 @@ extension LiveBroadcastTests.BroadcastSessionTests {
         #expect(!(outside.r > 200 && outside.g < 60 && outside.b < 60), "camera leaked: \(outside)")
     }
 }
+
+extension LiveBroadcastTests.BroadcastSessionTests {
+    /// A paused session captures and encodes nothing (its media thread sleeps) and its clock holds: the recording
+    /// goes on where it stopped, without a gap in its timestamps.
+    @Test func aPausedSessionHoldsItsClockAndResumesWhereItStopped() async throws {
+        let work = try TemporaryDirectory()
+        let path = work.file("paused.flv")
+        var settings = StreamSettings.defaults(for: .p480, frameRate: .fps24)
+        settings.videoBitrateKbps = 400
+        let configuration = BroadcastConfiguration(settings: settings, screenSize: PixelSize(width: 320, height: 180),
+                                                   duration: .seconds(3))
+        let session = try BroadcastSession(configuration: configuration,
+                                           outputs: [BroadcastOutput(sink: FLVFileSink(path: path))])
+        let started = ContinuousClock.now
+        async let final = session.run()
+        try await Task.sleep(for: .seconds(1))
+        session.pause()
+        try await Task.sleep(for: .milliseconds(300))
+        let held = session.pipelineStatistics.encodePool
+        try await Task.sleep(for: .seconds(2))
+        #expect(session.pipelineStatistics.encodePool == held, "frames were made while paused")
+        session.resume()
+        #expect(await final == .ended(.durationReached))
+        // Three seconds of media over five of wall time: the pause does not count.
+        #expect(started.duration(to: .now) >= .milliseconds(4800))
+        let times = try ProbeReport.packetTimes(path, stream: "v:0")
+        #expect((times.last ?? 0) < 3.1, "the stream ends at \(times.last ?? 0) s")
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(gaps.allSatisfy { $0 < 0.2 }, "a gap of \(gaps.max() ?? 0) s")
+    }
+}

@@ -80,7 +80,7 @@ import Testing
         Case(arguments: ["serve", "--duration", "abc"], word: "--duration"),
         Case(arguments: ["serve", "--duration", "inf"], word: "--duration"),
         // broadcast: the URL, the key, then every option with a wrong value (nothing is broadcast).
-        Case(arguments: ["broadcast", "rtmp://127.0.0.1:1/live", "rtmp://127.0.0.1:2/live"], word: "at most one URL"),
+        Case(arguments: ["broadcast", "rtmp://127.0.0.1:1/live", "rtmp://127.0.0.1:2/live"], word: "destination 2"),
         Case(arguments: ["broadcast", "not a url"], word: "URL"),
         Case(arguments: ["broadcast", "http://127.0.0.1/live", "--key-stdin"], word: "rtmp", stdin: "k\n"),
         Case(arguments: ["broadcast", "rtmp://127.0.0.1:1/live", "--key-stdin"], word: "standard input"),

@@ -39,7 +39,8 @@ import Testing
             if reached >= 1000 { break }
             try await Task.sleep(for: .seconds(1))
         }
-        let climbed = lines.targetBitrates(from: backAt).first { $0.kbps == reached }.map { thawedAt.duration(to: $0.at) }
+        let climbed = lines.targetBitrates(from: backAt).first { $0.kbps == reached }
+            .map { thawedAt.duration(to: $0.at) }
         broadcaster.stop()
         let output = lines.text
         let liveAgain = try #require(lines.all.first { $0.text.contains("live again") }?.text)

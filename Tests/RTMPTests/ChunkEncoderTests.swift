@@ -106,4 +106,21 @@ struct ChunkEncoderTests {
         let bytes = try encoder.encode(command(4, [1]))               // wrapped past 2^32: sent as fmt 0
         #expect(bytes == [0x03, 0, 0, 4, 0, 0, 1, 0x14, 0, 0, 0, 0, 1])
     }
+
+    @Test func aPayloadOver16MiBIsAThrownErrorAndChangesNothing() throws {
+        var encoder = ChunkEncoder()
+        _ = try encoder.encode(command(0, [1]))
+        // RTMP §5.3.1.2.2: the message length is 24 bits; 16 MiB is one byte too many (an oversized keyframe).
+        let tooLarge = command(40, [UInt8](repeating: 0, count: ChunkEncoder.maximumMessageLength + 1))
+        #expect {
+            try encoder.encode(tooLarge)
+        } throws: { error in
+            (error as? RTMPError)?.code == .messageTooLarge
+        }
+        // The next message is encoded as if the oversized one had never been offered: fmt 2, delta 20 from 0.
+        #expect(try encoder.encode(command(20, [1])) == [0x83, 0x00, 0x00, 0x14, 1])
+        // The largest legal payload still goes.
+        let largest = try encoder.encode(command(60, [UInt8](repeating: 0, count: ChunkEncoder.maximumMessageLength)))
+        #expect(largest.count > ChunkEncoder.maximumMessageLength)
+    }
 }

@@ -61,6 +61,18 @@ struct PublisherSessionTests {
         #expect(media.allSatisfy { $0.chunkStreamID == ($0.typeID == 8 ? 4 : 6) })
     }
 
+    @Test func anOversizedFrameFailsOnlyThatFrame() throws {
+        var pair = SessionPair()
+        try pair.start()
+        let huge = [UInt8](repeating: 0x17, count: ChunkEncoder.maximumMessageLength + 1)
+        #expect(throws: RTMPError.self) {
+            try pair.publisher.sendMedia(.video, timestamp: 0, body: huge)
+        }
+        // The session goes on: the next frame reaches the server.
+        try pair.run(pair.publisher.sendMedia(.video, timestamp: 33, body: [0x27, 0x01, 0, 0, 0, 0xAA]))
+        #expect(pair.publisher.isPublishing)
+    }
+
     @Test func stopSendsFCUnpublishAndDeleteStream() throws {
         var pair = SessionPair()
         try pair.start()
