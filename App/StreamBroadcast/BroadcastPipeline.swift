@@ -240,12 +240,13 @@ final class BroadcastPipeline {
         engine.setClockOrigin(ContinuousClock.now - .milliseconds(max(0, lastVideoPts)))
         self.engine = engine
         let onEnd = self.onEnd
-        let label = sink.label
+        // Subscribed before the engine runs, so that no change is missed.
+        let events = engine.events()
         Task {
             let final = await withTaskGroup(of: BroadcastState?.self) { group in
                 group.addTask { await engine.run() }
                 group.addTask {
-                    await Self.log(engine.events(), label: label)
+                    await Self.log(events, engine: engine)
                     return nil
                 }
                 var final = BroadcastState.idle
@@ -261,21 +262,14 @@ final class BroadcastPipeline {
 
     /// The same lines `stream broadcast` prints, in the system log: connection changes at once, the status line
     /// every five seconds.
-    private static func log(_ events: AsyncStream<BroadcastEngine.Event>, label: String) async {
+    private static func log(_ events: AsyncStream<BroadcastEngine.Event>, engine: BroadcastEngine) async {
         let logger = Logger(subsystem: "com.joeblau.Stream.Broadcast", category: "broadcast")
-        var previous = BroadcastState.idle
-        var refreshes = 0
+        var lines = StatusLines(labels: engine.outputs.map(\.sink.label), statusEvery: 5)
         for await event in events {
-            switch event {
-            case .output(_, let status):
-                if let line = StatusText.connectionEvent(label: label, from: previous, to: status) {
-                    logger.notice("\(line, privacy: .public)")
-                }
-                previous = status.state
-            case .statistics(let statistics):
-                refreshes += 1
-                if refreshes % 5 == 0 {
-                    logger.info("\(StatusText.statusLine(previous, statistics), privacy: .public)")
+            for line in lines.lines(for: event, state: engine.state, statuses: engine.outputs.map(\.status)) {
+                switch line {
+                case .connection(let text): logger.notice("\(text, privacy: .public)")
+                case .status(let text, _): logger.info("\(text, privacy: .public)")
                 }
             }
         }

@@ -83,7 +83,7 @@ final class NetworkStream: ByteStream {
                     return nil
                 }
                 if let now {
-                    continuation.resume(with: now.mapError { $0 })
+                    continuation.resume(with: now.mapError { $0 as any Error })
                     return
                 }
                 connection.receive(minimumIncompleteLength: 1, maximumLength: Self.readSize) { [weak self] data, _,
@@ -118,7 +118,7 @@ final class NetworkStream: ByteStream {
                     state.drainWaiters.append((threshold, continuation))
                     return nil
                 }
-                if let now { continuation.resume(with: now.mapError { $0 }) }
+                if let now { continuation.resume(with: now.mapError { $0 as any Error }) }
             }
         }
     }
@@ -134,9 +134,9 @@ final class NetworkStream: ByteStream {
         }
         reader?.resume(returning: nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = Mutex(false)
+            let once = Once()
             let finish: @Sendable () -> Void = { [connection] in
-                guard done.withLock({ value in defer { value = true }; return !value }) else { return }
+                guard once.claim() else { return }
                 connection.cancel()
                 continuation.resume()
             }
@@ -216,6 +216,18 @@ extension LinkError {
         case .dns: self.init(.dns, "cannot resolve \(endpoint): \(error)")
         case .tls: self.init(.tls, "TLS with \(endpoint) failed: \(error)")
         @unknown default: self.init(.closed, "\(endpoint): \(error)")
+        }
+    }
+}
+
+/// True for the first caller only: the flush's completion and its timeout race to close.
+private final class Once: Sendable {
+    private let claimed = Mutex(false)
+
+    func claim() -> Bool {
+        claimed.withLock { value in
+            defer { value = true }
+            return !value
         }
     }
 }

@@ -272,50 +272,37 @@ enum BroadcastRunner {
     }
 }
 
-/// Prints what the engine reports: a line whenever a destination loses or regains its connection, and the status
-/// line at each statistics refresh (every second on a terminal, every five seconds otherwise), with a line per
-/// destination when there are several.
+/// Prints what the engine reports (see `StatusLines`): connection changes at once, and the status line every
+/// second on a terminal (rewritten in place, each destination's state after it) or every five seconds otherwise
+/// (with a line per destination when there are several).
 final class StatusReporter: Sendable {
     private let outputs: [BroadcastOutput]
     private let console: Console
     private let interactive: Bool
-    private let state: Locked<(previous: [BroadcastState], refreshes: Int)>
+    private let lines: Locked<StatusLines>
 
     init(outputs: [BroadcastOutput], console: Console, interactive: Bool) {
         self.outputs = outputs
         self.console = console
         self.interactive = interactive
-        state = Locked((Array(repeating: .idle, count: outputs.count), 0))
+        lines = Locked(StatusLines(labels: outputs.map(\.sink.label), statusEvery: interactive ? 1 : 5))
     }
 
-    func report(_ event: BroadcastEngine.Event, state broadcast: BroadcastState) {
-        switch event {
-        case .output(let index, let status):
-            let previous = state.withLock { value in
-                defer { value.previous[index] = status.state }
-                return value.previous[index]
-            }
-            let label = outputs[index].sink.label
-            guard let line = StatusText.connectionEvent(label: label, from: previous, to: status) else { return }
-            if interactive { console.writeOutput("\r\u{1B}[2K") }
-            console.print(line)
-        case .statistics(let statistics):
-            let refreshes = state.withLock { value in
-                value.refreshes += 1
-                return value.refreshes
-            }
-            let line = StatusText.statusLine(broadcast, statistics)
-            let several = outputs.count > 1
-            if interactive {
-                // One line, rewritten in place: each destination's state after the totals.
-                let states = several ? outputs.enumerated().map { " | #\($0.offset + 1) \($0.element.status.state)" }
-                    .joined() : ""
-                console.writeOutput("\r\u{1B}[2K" + line + states)
-            } else if refreshes % 5 == 0 {
-                console.print(line)
-                guard several else { return }
-                for output in outputs {
-                    console.print(StatusText.destinationLine(label: output.sink.label, output.status))
+    func report(_ event: BroadcastEngine.Event, state: BroadcastState) {
+        let made = lines.withLock { $0.lines(for: event, state: state, statuses: outputs.map(\.status)) }
+        for line in made {
+            switch line {
+            case .connection(let text):
+                if interactive { console.writeOutput("\r\u{1B}[2K") }
+                console.print(text)
+            case .status(let text, let destinations):
+                if interactive {
+                    let states = destinations.isEmpty ? ""
+                        : outputs.enumerated().map { " | #\($0.offset + 1) \($0.element.status.state)" }.joined()
+                    console.writeOutput("\r\u{1B}[2K" + text + states)
+                } else {
+                    console.print(text)
+                    destinations.forEach { console.print($0) }
                 }
             }
         }
