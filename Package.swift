@@ -43,6 +43,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", path: "Sources/CPulse",
                        providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
+        // glibc's malloc_trim: the ingest server hands freed buffers back to the system after peers leave.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.
         .target(name: "CTCPInfo", path: "Sources/CTCPInfo"),
 
@@ -90,7 +92,9 @@ let package = Package(
                 dependencies: ["StreamCore", "RTMP", "FLV", "Locking",
                                .target(name: "Transport", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
-        .target(name: "IngestServer", dependencies: ["AMF", "RTMP", "FLV", "Transport", "Digest", "Locking"],
+        .target(name: "IngestServer",
+                dependencies: ["RTMP", "FLV", "AMF", "Transport", "Digest", "Locking",
+                               .target(name: "CMalloc", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
 
         // The output layer both platforms run (the iOS extension links it): send queues and their drop policy,

@@ -49,7 +49,7 @@ final class BroadcastPipeline {
     /// and opens the audio encoder.
     /// - Parameter onEnd: the broadcast's final state (failed, or ended), from the engine's task.
     init(onEnd: @escaping @Sendable (BroadcastState) -> Void) throws(Failure) {
-        settings = (try? SettingsStore.appGroup().load().settings) ?? StreamSettings()
+        settings = SettingsStore.appGroup().load().settings
         let stored: StreamCredentials?
         do {
             stored = try KeychainAccess.credentialStore().load()

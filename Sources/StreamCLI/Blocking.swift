@@ -27,8 +27,14 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) 
 /// While it exists, the signals no longer kill the process: the command ends cleanly instead (unpublish,
 /// flush, close the recording). A second Ctrl-C while stopping still exits at once.
 final class InterruptSignal: Sendable {
-    private let state = Locked<(count: Int, waiters: [UInt64: CheckedContinuation<Bool, Never>], nextID: UInt64)>(
-        (0, [:], 0))
+    private struct State {
+        var count = 0
+        var nextWaiter = 0
+        /// Each waiter resumes with true on a signal, or false when its time limit (if any) passes first.
+        var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+    }
+
+    private let state = Locked(State())
     // Safe: set once in init, then only cancelled in deinit; dispatch sources are thread-safe objects.
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
 
@@ -47,12 +53,22 @@ final class InterruptSignal: Sendable {
     var hasFired: Bool { state.withLock { $0.count > 0 } }
 
     /// Returns true once SIGINT or SIGTERM arrives (at once if one already did), or false when the waiting task is
-    /// cancelled first.
+    /// cancelled first (a broadcast that ended by itself stops waiting for Ctrl-C).
     @discardableResult
     func wait() async -> Bool {
-        let id = state.withLock { value -> UInt64 in
-            defer { value.nextID += 1 }
-            return value.nextID
+        await wait(limit: nil)
+    }
+
+    /// Returns true once SIGINT or SIGTERM arrives, or false when `limit` passes (or the waiting task is cancelled)
+    /// first. Nothing polls: the signal or a one-shot timer resumes the waiter, whichever comes first.
+    func wait(upTo limit: Duration) async -> Bool {
+        await wait(limit: limit)
+    }
+
+    private func wait(limit: Duration?) async -> Bool {
+        let id = state.withLock { value -> Int in
+            value.nextWaiter += 1
+            return value.nextWaiter
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
@@ -62,24 +78,23 @@ final class InterruptSignal: Sendable {
                     value.waiters[id] = continuation
                     return nil
                 }
-                if let now { continuation.resume(returning: now) }
+                if let now {
+                    continuation.resume(returning: now)
+                    return
+                }
+                guard let limit else { return }
+                let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) * 1e-18
+                let deadline = DispatchTime.now() + seconds
+                // Weak: a signal that came first lets the waiter return and this object go before the timer fires.
+                DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
+                    guard let self, let expired = state.withLock({ $0.waiters.removeValue(forKey: id) }) else {
+                        return
+                    }
+                    expired.resume(returning: false)
+                }
             }
         } onCancel: {
             state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
-        }
-    }
-
-    /// Returns true once SIGINT or SIGTERM arrives, or false when `limit` passes first.
-    func wait(upTo limit: Duration) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.wait() }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first || hasFired
         }
     }
 
