@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPClientTests",
-                    dependencies: ["HTTPClient", "HTTP", "WebSocket", "Transport", "TestSupport"],
+                    dependencies: ["HTTPClient", "HTTP", "WebSocket", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "HTTPServerTests",
                     dependencies: ["HTTPServer", "HTTPClient", "HTTP", "WebSocket", "Transport", "Locking",
