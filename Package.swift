@@ -16,9 +16,13 @@ let package = Package(
         .library(name: "AMF", targets: ["AMF"]),
         .library(name: "FLV", targets: ["FLV"]),
         .library(name: "RTMP", targets: ["RTMP"]),
+        .library(name: "HTTP", targets: ["HTTP"]),
+        .library(name: "WebSocket", targets: ["WebSocket"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "IngestServer", targets: ["IngestServer"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "Media", targets: ["Media"]),
         .library(name: "Encoders", targets: ["Encoders"]),
         .library(name: "Engine", targets: ["Engine"]),
@@ -61,6 +65,9 @@ let package = Package(
         .target(name: "AMF", dependencies: ["ByteIO"], swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
         .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "Digest"], swiftSettings: strict),
+        // HTTP/1.1 (RFC 9110/9112) and WebSocket (RFC 6455) codecs and connection state machines.
+        .target(name: "HTTP", dependencies: ["ByteIO"], swiftSettings: strict),
+        .target(name: "WebSocket", dependencies: ["ByteIO", "HTTP", "Digest"], swiftSettings: strict),
 
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
@@ -96,6 +103,11 @@ let package = Package(
                 dependencies: ["RTMP", "FLV", "AMF", "Transport", "Digest", "Locking",
                                .target(name: "CMalloc", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
+        // Drivers: HTTP/1.1 and WebSocket machines on the transport (server; client).
+        .target(name: "HTTPServer", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],
+                swiftSettings: strict),
+        .target(name: "HTTPClient", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],
+                swiftSettings: strict),
 
         // The output layer both platforms run (the iOS extension links it): send queues and their drop policy,
         // adaptive bitrate, reconnects, the per-destination outputs over `MediaSink` (RTMP over any byte stream, an
@@ -125,13 +137,14 @@ let package = Package(
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
                 dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
-                               "Locking"],
+                               "Locking", "HTTP", "HTTPServer"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
         .executableTarget(name: "stream-bench",
-                          dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "Engine", "Broadcast",
-                                         "Capture", "StreamCore", "Locking"],
+                          dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "Engine",
+                                         "Broadcast", "Capture", "StreamCore", "Locking", "Transport", "HTTP",
+                                         "WebSocket", "HTTPServer", "HTTPClient"],
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
@@ -145,6 +158,15 @@ let package = Package(
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", "AMF", "Digest"], swiftSettings: strict),
         .testTarget(name: "PublisherTests", dependencies: ["Publisher"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HTTPClientTests",
+                    dependencies: ["HTTPClient", "HTTP", "WebSocket", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests",
+                    dependencies: ["HTTPServer", "HTTPClient", "HTTP", "WebSocket", "Transport", "Locking",
+                                   "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),

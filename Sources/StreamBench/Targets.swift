@@ -45,6 +45,21 @@ enum Targets {
                                 + "\(f(copy.ratioMedian))x")
             }
         }
+        if let files = find("8 HTTP small file", "requests per second") {
+            report.target("HTTP small file with keep-alive >= 0.8x nginx's requests/s",
+                          met: files.ratioMedian.map { $0 >= 0.8 },
+                          detail: "\(f(files.oursMedian)) vs \(f(files.peerMedian)) req/s, ratio \(f(files.ratioMedian))")
+        }
+        if let rate = find("9 WebSocket fan-out", "messages delivered per second"),
+           let p99 = find("9 WebSocket fan-out", "delivery latency p99") {
+            report.target("WebSocket fan-out 1 to 1000: >= 100,000 messages/s delivered, p99 <= 50 ms",
+                          met: rate.oursMedian.flatMap { rate in p99.oursMedian.map { rate >= 100_000 && $0 <= 50 } },
+                          detail: "\(f(rate.oursMedian)) msg/s, p99 \(f(p99.oursMedian)) ms")
+        }
+        if let idle = find("10 idle WebSockets", "resident memory per idle WebSocket") {
+            report.target("<= 16 KB resident memory per idle WebSocket (10,000 open)",
+                          met: idle.oursMedian.map { $0 <= 16 }, detail: "\(f(idle.oursMedian)) KB")
+        }
         for row in rows where row.section.hasPrefix("5 ingest") && row.metric == "server CPU per delivered Mbit" {
             let stalls = find(row.section, "players > 1 s behind or failed")
             let stalled = (stalls?.ours.max() ?? 0) > 0

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import IngestServer
 import Transport
 
@@ -17,7 +18,8 @@ struct ServeCommand: Command {
         --max-connections are logged, a line every few seconds with counts. A --record-dir that cannot be written
         is an error at start; when the disk fills, the file is closed at its last whole tag, the stream goes on,
         and recording resumes in a new file once space is freed. Ctrl-C stops the server and closes the
-        recordings cleanly.
+        recordings cleanly. It also serves HTTP (GET /v1/health answers a small JSON status; see docs/http.md)
+        unless --no-http.
         """
     let options: [OptionSpec] = [
         .value("listen", valueName: "HOST:PORT", help: "Plain RTMP address (default 127.0.0.1:1935; port 0 = any free)."),
@@ -30,7 +32,7 @@ struct ServeCommand: Command {
         .value("keys-file", valueName: "FILE", help: "Allowed stream keys, one a line; others are refused."),
         .value("max-connections", valueName: "N", help: "Most connections at once per listener (default 512)."),
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
-    ]
+    ] + ServeHTTP.options
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try arguments.requireNoPositionals("serve")
@@ -43,6 +45,9 @@ struct ServeCommand: Command {
         }
         let configuration = try makeConfiguration(arguments, context: context)
         let console = context.console
+        // HTTP (docs/http.md), checked before anything starts.
+        let httpConfiguration = try ServeHTTP.configuration(arguments, certificate: arguments.value("tls-cert"),
+                                                            key: arguments.value("tls-key"), console: console)
         let server: RTMPServer
         do {
             server = try RTMPServer(configuration: configuration)
@@ -65,6 +70,14 @@ struct ServeCommand: Command {
             console.print("Publish to rtmps://\(Self.urlHost(listen.host)):\(port)/live with \(keyHint)")
         }
         console.print("Play with: ffplay rtmp://HOST:PORT/live/KEY")
+        // HTTP: its own block, where later issues' routes join (ServeHTTP.router).
+        let http: HTTPServer?
+        do {
+            http = try ServeHTTP.start(httpConfiguration, console: console)
+        } catch {
+            server.stop()
+            throw error
+        }
         if let directory = configuration.recordDirectory {
             console.print("Recordings go to \(directory)")
         } else {
@@ -77,6 +90,7 @@ struct ServeCommand: Command {
                 await interrupt.wait()
             }
         }
+        ServeHTTP.stop(http)
         server.stop()
         console.print("Stopped")
         return ExitCode.success
@@ -102,8 +116,8 @@ struct ServeCommand: Command {
             let (host, port) = try Self.hostPort(tlsListen, flag: "--tls-listen")
             configuration.tlsListen = (host, port, TLSServerConfiguration(certificateFile: certificate,
                                                                           privateKeyFile: key))
-        } else if certificate != nil || key != nil {
-            throw CLIError.usage("--tls-cert and --tls-key need --tls-listen HOST:PORT")
+        } else if (certificate != nil || key != nil) && arguments.value(ServeHTTP.tlsListen.name) == nil {
+            throw CLIError.usage("--tls-cert and --tls-key need --tls-listen HOST:PORT (or --https-listen)")
         }
         if configuration.listen == nil && configuration.tlsListen == nil {
             throw CLIError.usage("--no-plain needs --tls-listen: the server must listen somewhere")

@@ -16,7 +16,7 @@ import Testing
         init() throws {
             port = try FreePort.next()
             process = try BackgroundProcess(try StreamExecutable.url().path,
-                                            ["serve", "--listen", "127.0.0.1:\(port)", "--no-record"])
+                                            ["serve", "--listen", "127.0.0.1:\(port)", "--no-record", "--no-http"])
             lines = Lines(of: process)
             try FreePort.waitUntilListening(port)
         }
