@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "Media", targets: ["Media"]),
         .library(name: "Encoders", targets: ["Encoders"]),
+        .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Broadcast", targets: ["Broadcast"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "AppLogic", targets: ["AppLogic"]),
@@ -87,7 +88,7 @@ let package = Package(
         .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],
                 swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
-        .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "FLV", "Digest"], swiftSettings: strict),
+        .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "Digest"], swiftSettings: strict),
         // HTTP/1.1 (RFC 9110/9112) and WebSocket (RFC 6455) codecs and connection state machines.
         .target(name: "HTTP", dependencies: ["ByteIO"], swiftSettings: strict),
         .target(name: "WebSocket", dependencies: ["ByteIO", "HTTP", "Digest"], swiftSettings: strict),
@@ -104,19 +105,24 @@ let package = Package(
 
         // Media: frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, test sources.
         .target(name: "Media",
-                dependencies: [.target(name: "CYUV", condition: .when(platforms: [.linux])), "StreamCore"],
+                dependencies: [.target(name: "CYUV", condition: .when(platforms: [.linux])), "Locking"],
                 swiftSettings: strict),
         // Encoders: H.264 (x264 on Linux) and AAC (libavcodec on Linux) behind small protocols.
         .target(name: "Encoders",
                 dependencies: [
-                    "Media",
+                    "Locking",
                     .target(name: "CX264", condition: .when(platforms: [.linux])),
                     .target(name: "CFFmpeg", condition: .when(platforms: [.linux])),
                 ],
                 swiftSettings: strict),
 
         // Drivers: an RTMP machine fed by a transport.
-        .target(name: "Publisher", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"], swiftSettings: strict),
+        // The RTMP client over any byte stream (portable: the iOS extension links it); Linux's TCP/TLS stream in
+        // TCPConnector.swift is the one file that needs Transport.
+        .target(name: "Publisher",
+                dependencies: ["StreamCore", "RTMP", "FLV", "Locking",
+                               .target(name: "Transport", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
         .target(name: "IngestServer",
                 dependencies: ["RTMP", "FLV", "AMF", "Transport", "Digest", "Locking",
                                .target(name: "CMalloc", condition: .when(platforms: [.linux]))],
@@ -127,15 +133,22 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],
                 swiftSettings: strict),
 
-        // The live session: capture → composite → encode → publish, with backpressure, reconnect and stats.
+        // The output layer both platforms run (the iOS extension links it): send queues and their drop policy,
+        // adaptive bitrate, reconnects, the per-destination outputs over `MediaSink` (RTMP over any byte stream, an
+        // FLV file), statistics, status text, the audio mixer. No C module, no capture, no Transport.
+        .target(name: "Engine", dependencies: ["StreamCore", "FLV", "Publisher", "Locking"], swiftSettings: strict),
+
+        // Linux's broadcaster: sources (test patterns, X11, PulseAudio, V4L2/Y4M) → PiP → x264/AAC on a real-time
+        // thread → the engine.
         .target(name: "Broadcast",
-                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Capture"],
+                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Engine", "Capture", "Locking"],
                 swiftSettings: strict),
 
         // Linux capture: X11 screen (xcb + MIT-SHM), PulseAudio inputs and system audio, V4L2 cameras, Y4M files.
         .target(name: "Capture",
                 dependencies: [
-                    "StreamCore", "Media",
+                    "Media", "Engine", "Locking",
+                    .target(name: "CYUV", condition: .when(platforms: [.linux])),
                     .target(name: "CXCB", condition: .when(platforms: [.linux])),
                     .target(name: "CPulse", condition: .when(platforms: [.linux])),
                     .target(name: "CV4L2", condition: .when(platforms: [.linux])),
@@ -143,17 +156,17 @@ let package = Package(
                 swiftSettings: strict),
 
         // Decisions of the iOS app and broadcast extension, kept out of the Apple-only shell so they are tested here.
-        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "RTMP"], swiftSettings: strict),
+        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "Engine", "Publisher"], swiftSettings: strict),
 
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
-                dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV", "Broadcast", "Capture", "Transport",
-                               "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer", "SQLiteShowStore"],
+                dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
+                               "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer", "SQLiteShowStore"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
         .executableTarget(name: "stream-bench",
-                          dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "IngestServer",
+                          dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "Engine",
                                          "Broadcast", "Capture", "StreamCore", "Locking", "Transport", "HTTP",
                                          "WebSocket", "HTTPServer", "HTTPClient", "Identity"],
                           path: "Sources/StreamBench", swiftSettings: strict),
@@ -164,13 +177,14 @@ let package = Package(
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteIOTests", dependencies: ["ByteIO"], swiftSettings: strict),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
-        .testTarget(name: "AMFTests", dependencies: ["AMF"], swiftSettings: strict),
-        .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
-        .testTarget(name: "RTMPTests", dependencies: ["RTMP", "Digest"], swiftSettings: strict),
+        .testTarget(name: "AMFTests", dependencies: ["AMF", "ByteIO"], swiftSettings: strict),
+        .testTarget(name: "FLVTests", dependencies: ["FLV", "AMF", "ByteIO", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "RTMPTests", dependencies: ["RTMP", "AMF", "Digest"], swiftSettings: strict),
+        .testTarget(name: "PublisherTests", dependencies: ["Publisher"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "IdentityTests", dependencies: ["Identity", "JSON"], swiftSettings: strict),
-        .testTarget(name: "LiveProtocolTests", dependencies: ["LiveProtocol", "JSON"], swiftSettings: strict),
+        .testTarget(name: "LiveProtocolTests", dependencies: ["LiveProtocol"], swiftSettings: strict),
         .testTarget(name: "LiveShowsTests", dependencies: ["LiveShows", "LiveProtocol"], swiftSettings: strict),
         .testTarget(name: "ShowServerTests",
                     dependencies: ["ShowServer", "SQLiteShowStore", "LiveShows", "LiveProtocol", "Identity", "Locking",
@@ -182,25 +196,34 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPClientTests",
-                    dependencies: ["HTTPClient", "HTTP", "WebSocket", "Transport", "TestSupport"],
+                    dependencies: ["HTTPClient", "HTTP", "WebSocket", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "HTTPServerTests",
                     dependencies: ["HTTPServer", "HTTPClient", "HTTP", "WebSocket", "Transport", "Locking",
                                    "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
-        .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
-        .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
-        .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "IngestServer", "TestSupport"],
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic"], swiftSettings: strict),
+        .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
+        .testTarget(name: "EncodersTests", dependencies: ["Encoders"], swiftSettings: strict),
+        .testTarget(name: "BroadcastTests",
+                    dependencies: ["Broadcast", "Engine", "IngestServer", "TestSupport", "Locking", "Media",
+                                   "Publisher", "StreamCore"],
+                    swiftSettings: strict),
+        .testTarget(name: "EngineTests",
+                    dependencies: ["Engine", "Publisher", "FLV", "StreamCore", "IngestServer", "Locking",
+                                   "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Engine", "TestSupport", "CV4L2", "Locking", "Media"],
+                    swiftSettings: strict),
+        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "Engine", "Publisher", "StreamCore"],
+                    swiftSettings: strict),
         .testTarget(name: "StreamCLITests",
-                    dependencies: ["StreamCLI", "Broadcast", "stream", "TestSupport", "Identity"],
+                    dependencies: ["StreamCLI", "Capture", "Media", "StreamCore", "stream", "TestSupport", "Identity"],
                     swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "AMF", "FLV", "RTMP", "Transport", "Publisher", "IngestServer",
-                                   "StreamCLI", "TestSupport", "stream"],
+                                   "StreamCLI", "Broadcast", "Engine", "Media", "Locking", "TestSupport", "stream"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -42,7 +42,9 @@ public enum HTTPBodyFraming: Sendable, Equatable {
         let codings = head.headers.listElements("Transfer-Encoding")
         let lengths = head.headers.listElements("Content-Length")
         if !head.headers.values("Transfer-Encoding").isEmpty {
-            guard lengths.isEmpty else { throw .malformed("the response has both Content-Length and Transfer-Encoding") }
+            guard lengths.isEmpty else {
+                throw .malformed("the response has both Content-Length and Transfer-Encoding")
+            }
             return try transferCoding(codings, isRequest: false)
         }
         guard let first = lengths.first else { return .untilClose }

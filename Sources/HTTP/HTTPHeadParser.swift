@@ -123,7 +123,9 @@ enum HTTPHeadParser {
         let version = try version(line.prefix(8))
         var code = 0
         for byte in line[(line.startIndex + 9)..<(line.startIndex + 12)] {
-            guard let value = digit(byte) else { throw .malformed("invalid status code in \"\(HTTPSyntax.excerpt(line))\"") }
+            guard let value = digit(byte) else {
+                throw .malformed("invalid status code in \"\(HTTPSyntax.excerpt(line))\"")
+            }
             code = code * 10 + value
         }
         guard code >= 100 else { throw .malformed("status code \(code) is below 100") }

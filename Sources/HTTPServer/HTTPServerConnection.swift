@@ -158,7 +158,8 @@ final class HTTPServerConnection: ConnectionHandler {
         }
     }
 
-    private func runAsync(_ request: HTTPRequest, _ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+    private func runAsync(_ request: HTTPRequest,
+                          _ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
         let lifetime = OneShotEvent()
         self.lifetime = lifetime
         let bound = LoopBound(self, loop: connection.loop)

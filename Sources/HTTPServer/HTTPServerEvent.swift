@@ -13,7 +13,8 @@ public enum HTTPServerEvent: Sendable, Equatable, CustomStringConvertible {
     /// One log line.
     public var description: String {
         switch self {
-        case .requestRejected(let peer, let status, let reason): "request from \(peer) rejected with \(status): \(reason)"
+        case .requestRejected(let peer, let status, let reason):
+            "request from \(peer) rejected with \(status): \(reason)"
         case .handlerFailed(let method, let path, let reason): "\(method) \(path) failed: \(reason)"
         case .slowWebSocketClosed(let peer, let path, let queued):
             "WebSocket \(path) of \(peer) closed with 1008: it stopped reading (\(queued) bytes queued)"

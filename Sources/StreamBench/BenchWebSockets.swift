@@ -7,7 +7,7 @@ import Locking
 import Transport
 import WebSocket
 
-/// Many WebSocket clients on one event loop, without a task each (items 9 and 10): every client is a
+/// Many WebSocket clients on one event loop, without a task each (items 10 and 11): every client is a
 /// ``Connection`` running the opening handshake and a client ``WebSocketMachine``. They count the messages they
 /// receive and, for fan-out messages that carry their send time (`"t":<monotonic ns>`), the delivery latency.
 final class BenchWebSockets: Sendable {

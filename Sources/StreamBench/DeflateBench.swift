@@ -1,6 +1,6 @@
 import Foundation
 
-/// Item 11: what permessage-deflate (RFC 7692, zlib as every implementation uses it) would buy chat fan-out, measured
+/// Item 12: what permessage-deflate (RFC 7692, zlib as every implementation uses it) would buy chat fan-out, measured
 /// with Python's zlib on a corpus of chat events (JSON as the live-show server sends them): the bytes of a message
 /// compressed on its own (the only form one encoding can share across receivers: no context takeover), and with a
 /// context kept per connection (which compresses better, but needs one compression per receiver and zlib's state

@@ -6,12 +6,12 @@ import HTTP
 import HTTPServer
 import WebSocket
 
-/// The server side of items 8-10, in a process of its own (`stream-bench http-child PORT DIR`) so its CPU and
+/// The server side of items 9-11, in a process of its own (`stream-bench http-child PORT DIR`) so its CPU and
 /// memory are its own: `HTTPServer` (release build) with
-/// - `/files/…`: the files of DIR (item 8, beside nginx serving the same directory),
+/// - `/files/…`: the files of DIR (item 9, beside nginx serving the same directory),
 /// - `/fanout`: a WebSocket group; a message from the session that connected with `?role=sender` is encoded once
-///   and sent to every other session (item 9),
-/// - `/idle`: WebSockets that do nothing (item 10).
+///   and sent to every other session (item 10),
+/// - `/idle`: WebSockets that do nothing (item 11).
 /// It runs until it is sent SIGTERM.
 enum HTTPBenchServer {
     static func child(port: Int, directory: String) throws {

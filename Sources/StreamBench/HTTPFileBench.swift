@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 
-/// Item 8: requests per second for a small file over keep-alive connections, `HTTPServer` (release, its own
+/// Item 9: requests per second for a small file over keep-alive connections, `HTTPServer` (release, its own
 /// process, one event loop) beside nginx (one worker) serving the same file, both loaded by wrk one after the
 /// other on the same machine.
 struct HTTPFileBench {
@@ -86,7 +86,7 @@ struct HTTPFileBench {
     }
 }
 
-/// nginx serving a directory over HTTP (one worker, access log off, long keep-alive), as the peer of item 8: with
+/// nginx serving a directory over HTTP (one worker, access log off, long keep-alive), as the peer of item 9: with
 /// nginx's compiled defaults (sendfile off), or with sendfile and tcp_nopush on as Debian's stock nginx.conf has.
 final class NginxStaticServer {
     let port: Int

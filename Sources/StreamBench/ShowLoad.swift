@@ -7,7 +7,7 @@ import Locking
 import Transport
 import WebSocket
 
-/// The clients of item 12, all on one event loop thread of their own (no task per message, so the load generator
+/// The clients of item 13, all on one event loop thread of their own (no task per message, so the load generator
 /// stays light beside the server): watchers that count stamped messages and their latency, writers that send
 /// stamped messages at a fixed rate and time each acknowledgement, reactors.
 final class ShowLoad: Sendable {

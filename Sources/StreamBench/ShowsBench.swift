@@ -5,7 +5,7 @@ import Foundation
 import Identity
 import Transport
 
-/// Item 12: one live show on `stream serve --shows` (its own process): watchers on WebSockets, writers sending chat
+/// Item 13: one live show on `stream serve --shows` (its own process): watchers on WebSockets, writers sending chat
 /// at a fixed rate, reactions on top. Measures delivery latency (writer's send to each watcher's receipt, one
 /// clock), messages lost, the server's memory per watcher and its CPU.
 struct ShowsBench {

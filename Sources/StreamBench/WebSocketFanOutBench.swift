@@ -4,7 +4,7 @@ import Glibc
 import Foundation
 import HTTPClient
 
-/// Item 9: one sender, 1000 receivers. The sender (a `WebSocketClient`) sends chat-sized JSON messages carrying
+/// Item 10: one sender, 1000 receivers. The sender (a `WebSocketClient`) sends chat-sized JSON messages carrying
 /// their send time to `HTTPServer`'s fan-out route (its own process), which encodes each once and sends it to every
 /// receiver; the receivers (one event loop in this process) count deliveries and their latency.
 struct WebSocketFanOutBench {

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 
-/// Item 10: the resident memory `HTTPServer` (its own process) holds per idle WebSocket, with 10,000 of them open.
+/// Item 11: the resident memory `HTTPServer` (its own process) holds per idle WebSocket, with 10,000 of them open.
 struct WebSocketIdleBench {
     let context: BenchContext
 

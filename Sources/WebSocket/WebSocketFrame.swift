@@ -64,7 +64,8 @@ public struct WebSocketFrame: Sendable, Equatable {
         let payloadStart = bytes.count
         bytes.append(contentsOf: payload)
         bytes.withUnsafeMutableBytes { raw in
-            WebSocketMasking.apply(key: maskingKey, offset: 0, to: UnsafeMutableRawBufferPointer(rebasing: raw[payloadStart...]))
+            WebSocketMasking.apply(key: maskingKey, offset: 0,
+                                   to: UnsafeMutableRawBufferPointer(rebasing: raw[payloadStart...]))
         }
         return bytes
     }

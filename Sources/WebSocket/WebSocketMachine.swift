@@ -301,7 +301,8 @@ public struct WebSocketMachine: Sendable {
         }
         state = .closed
         actions.append(.closeConnection(waitForPeer: true))
-        actions.append(.closed(WebSocketClose(code: error.closeCode, reason: error.description, initiatedByPeer: false)))
+        actions.append(.closed(WebSocketClose(code: error.closeCode, reason: error.description,
+                                              initiatedByPeer: false)))
         return actions
     }
 }

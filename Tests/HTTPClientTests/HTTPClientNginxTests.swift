@@ -165,7 +165,8 @@ struct HTTPClientPythonTests {
         let peer = try PythonPeer(Self.script)
         defer { peer.stop() }
         let base = "http://127.0.0.1:\(try await peer.readLine())"
-        let client = try HTTPClient(options: .init(requestTimeout: .milliseconds(500), maximumResponseBodySize: 1 << 20))
+        let client = try HTTPClient(options: .init(requestTimeout: .milliseconds(500),
+                                                   maximumResponseBodySize: 1 << 20))
         #expect(try await client.get(base + "/chunked").text == "alpha,beta,gamma")
         let tooLarge = await #expect(throws: HTTPClientError.self) { _ = try await client.get(base + "/huge") }
         #expect(tooLarge?.code == .responseTooLarge)

@@ -10,7 +10,9 @@ import Transport
 @Suite(.serialized)
 struct HTTPServerCurlTests {
     private func curl(_ arguments: [String]) async throws -> Subprocess.Result {
-        let result = try await offPool { try Subprocess.run("curl", ["-sS", "--max-time", "20"] + arguments, timeout: 30) }
+        let result = try await offPool {
+            try Subprocess.run("curl", ["-sS", "--max-time", "20"] + arguments, timeout: 30)
+        }
         #expect(result.status == 0, "curl failed: \(result.stderr)")
         return result
     }
@@ -88,7 +90,8 @@ struct HTTPServerCurlTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("all"))) == whole)
         let index = try await curl([server.url("/files/")])
         #expect(index.stdout.contains("<title>index</title>"))
-        let hidden = try await curl(["-o", "/dev/null", "-w", "%{http_code}", "--path-as-is", server.url("/files/../x")])
+        let hidden = try await curl(["-o", "/dev/null", "-w", "%{http_code}", "--path-as-is",
+                                     server.url("/files/../x")])
         #expect(hidden.stdout == "404")
         await server.stop()
     }

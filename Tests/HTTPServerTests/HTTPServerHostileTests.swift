@@ -34,7 +34,9 @@ struct HTTPServerHostileTests {
                 Thread.sleep(forTimeInterval: 0.5)
             }
         }
-        let served = try await offPool { try Subprocess.run("curl", ["-sS", "--max-time", "5", "http://127.0.0.1:\(port)/hello"]) }
+        let served = try await offPool {
+            try Subprocess.run("curl", ["-sS", "--max-time", "5", "http://127.0.0.1:\(port)/hello"])
+        }
         #expect(served.stdout == "hello")
         try await trickle.finish()
         let closedCount = try await offPool {
@@ -51,7 +53,8 @@ struct HTTPServerHostileTests {
     /// Smuggling vectors are answered 400 (501 for a coding we do not do) and the connection closes; the next
     /// client is served.
     @Test(arguments: [
-        "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /x HTTP/1.1\r\n",
+        "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+            + "GET /x HTTP/1.1\r\n",
         "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 4\r\n\r\n0\r\n\r\n",
         "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\nabcde",
         "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n",
@@ -97,7 +100,9 @@ struct HTTPServerHostileTests {
         }
         #expect(answer.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
         #expect(answer.contains("Connection: close\r\n"))
-        #expect(server.events.withLock { $0.contains { if case .requestRejected(_, 431, _) = $0 { true } else { false } } })
+        #expect(server.events.withLock { events in
+            events.contains { if case .requestRejected(_, 431, _) = $0 { true } else { false } }
+        })
         await server.stop()
     }
 

@@ -11,7 +11,8 @@ struct HTTPServerPipelineTests {
         requests = (b"GET /hello HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n"
                     b"POST /echo HTTP/1.1\\r\\nHost: a\\r\\nContent-Length: 5\\r\\n\\r\\nfirst"
                     b"GET /slow HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n"
-                    b"POST /echo HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n3\\r\\nend\\r\\n0\\r\\n\\r\\n"
+                    b"POST /echo HTTP/1.1\\r\\nHost: a\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n"
+                    b"3\\r\\nend\\r\\n0\\r\\n\\r\\n"
                     b"GET /hello HTTP/1.1\\r\\nHost: a\\r\\nConnection: close\\r\\n\\r\\n")
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
             sock.sendall(requests)

@@ -32,7 +32,8 @@ struct StaticFilesTests {
                                        for: try request(.get, "/h", headers: ["Range": "bytes=0-0", "If-Range": tag]))
         #expect(ranged.status == .partialContent)
         let stale = HTTPResponse.file(at: "/etc/hostname",
-                                      for: try request(.get, "/h", headers: ["Range": "bytes=0-0", "If-Range": "\"x\""]))
+                                      for: try request(.get, "/h",
+                                                       headers: ["Range": "bytes=0-0", "If-Range": "\"x\""]))
         #expect(stale.status == .ok)
     }
 }

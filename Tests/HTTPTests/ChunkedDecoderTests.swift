@@ -2,8 +2,9 @@ import HTTP
 import TestSupport
 import Testing
 
-private func decodeChunked(_ vectors: [[UInt8]], _ mode: FeedMode,
-                           limits: HTTPLimits = HTTPLimits()) -> (data: [UInt8], trailers: HTTPHeaders?, error: HTTPError?, rest: [UInt8]) {
+private func decodeChunked(
+    _ vectors: [[UInt8]], _ mode: FeedMode, limits: HTTPLimits = HTTPLimits()
+) -> (data: [UInt8], trailers: HTTPHeaders?, error: HTTPError?, rest: [UInt8]) {
     var decoder = ChunkedDecoder(limits: limits)
     var data: [UInt8] = []
     var trailers: HTTPHeaders?

@@ -3,8 +3,9 @@ import Testing
 import WebSocket
 
 /// Frames decoded from a stream, payload pieces joined.
-private func frames(_ vectors: [[UInt8]], _ mode: FeedMode, expecting: WebSocketFrameDecoder.Expectation,
-                    limit: Int = 1 << 20) -> (headers: [WebSocketFrameHeader], payloads: [[UInt8]], error: WebSocketError?) {
+private func frames(
+    _ vectors: [[UInt8]], _ mode: FeedMode, expecting: WebSocketFrameDecoder.Expectation, limit: Int = 1 << 20
+) -> (headers: [WebSocketFrameHeader], payloads: [[UInt8]], error: WebSocketError?) {
     var decoder = WebSocketFrameDecoder(expecting: expecting, maximumPayloadLength: limit)
     var headers: [WebSocketFrameHeader] = []
     var payloads: [[UInt8]] = []

@@ -2,7 +2,8 @@ import HTTP
 import Testing
 import WebSocket
 
-private func upgrade(_ extra: HTTPHeaders = [:], removing: [String] = [], method: HTTPMethod = .get) -> HTTPRequestHead {
+private func upgrade(_ extra: HTTPHeaders = [:], removing: [String] = [],
+                     method: HTTPMethod = .get) -> HTTPRequestHead {
     var headers: HTTPHeaders = [
         "Host": "server.example.com", "Upgrade": "websocket", "Connection": "Upgrade",
         "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": "http://example.com",
@@ -48,7 +49,8 @@ struct WebSocketHandshakeTests {
         let nonce: [UInt8] = Array("the sample nonce".utf8)
         let client = WebSocketClientHandshake(nonce: nonce, protocols: ["chat"])
         #expect(client.key == "dGhlIHNhbXBsZSBub25jZQ==")
-        let request = client.request(target: "/chat", host: "server.example.com", headers: ["Authorization": "Bearer t"])
+        let request = client.request(target: "/chat", host: "server.example.com",
+                                     headers: ["Authorization": "Bearer t"])
         let offer = try WebSocketHandshake.offer(in: request)
         #expect(request.headers["Authorization"] == "Bearer t")
         let response = WebSocketHandshake.response(accepting: offer, subprotocol: "chat")

@@ -18,7 +18,8 @@ public func fuzzWebSocketFrameDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int
     let wholeFrames = frames([stream], isServer: isServer)
     fuzzCheck(wholeFrames == frames(split, isServer: isServer), "frames differ when the bytes arrive in pieces")
     let wholeRun = run([stream], isServer: isServer)
-    fuzzCheck(wholeRun == run(split, isServer: isServer), "messages or the close differ when the bytes arrive in pieces")
+    fuzzCheck(wholeRun == run(split, isServer: isServer),
+              "messages or the close differ when the bytes arrive in pieces")
     return 0
 }
 

@@ -13,7 +13,7 @@ struct MakeCorpus {
     static func main() throws {
         let root = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Corpus")
         let seeds: [(target: String, name: String, bytes: [UInt8])] =
-            amf0Seeds().map { ("FuzzAMF0", $0.0, $0.1) }
+            try amf0Seeds().map { ("FuzzAMF0", $0.0, $0.1) }
             + chunkSeeds().map { ("FuzzChunkDecoder", $0.0, $0.1) }
             + flvSeeds().map { ("FuzzFLV", $0.0, $0.1) }
             + handshakeSeeds().map { ("FuzzServerHandshake", $0.0, $0.1) }
@@ -56,7 +56,7 @@ struct MakeCorpus {
     }
 
     /// A publisher's side of a session after the handshake, answered by a real server machine.
-    static func publisherStream() -> [UInt8] {
+    static func publisherStream() throws -> [UInt8] {
         let random = [UInt8](repeating: 0x5A, count: ClientHandshake.randomSize)
         var client = PublisherSession(configuration: .init(app: "live", tcUrl: "rtmp://127.0.0.1/live",
                                                            streamKey: "seed"))
@@ -74,12 +74,13 @@ struct MakeCorpus {
             toServer = writes(client.bytesReceived(toClient))
         }
         sent += toServer
-        sent += writes(client.sendMetadata(metadata))
+        sent += try writes(client.sendMetadata(metadata))
         let config = AudioSpecificConfig(sampleRate: 48_000, channelConfiguration: 2)
-        sent += writes(client.sendMedia(.audio, timestamp: 0, body: FLVAudioTagBody.sequenceHeader(config).encode()))
-        sent += writes(client.sendMedia(.video, timestamp: 0, body: videoSequenceHeader().encode()))
+        sent += try writes(client.sendMedia(.audio, timestamp: 0,
+                                            body: FLVAudioTagBody.sequenceHeader(config).encode()))
+        sent += try writes(client.sendMedia(.video, timestamp: 0, body: videoSequenceHeader().encode()))
         let frame = FLVVideoTagBody.frame([0, 0, 0, 3, 0x65, 0x88, 0x84], isKeyFrame: true, compositionTime: 33)
-        sent += writes(client.sendMedia(.video, timestamp: 0x00FF_FFFF, body: frame.encode()))
+        sent += try writes(client.sendMedia(.video, timestamp: 0x00FF_FFFF, body: frame.encode()))
         sent += writes(client.stop())
         // Drop C0+C1+C2: the session target supplies its own handshake.
         return Array(sent.dropFirst(1 + 2 * 1536))
@@ -102,10 +103,10 @@ struct MakeCorpus {
         return FLVVideoTagBody(frameType: .keyFrame, packetType: .sequenceHeader, data: record?.encode() ?? [])
     }
 
-    static func chunkSeeds() -> [(String, [UInt8])] {
-        let stream = publisherStream()
+    static func chunkSeeds() throws -> [(String, [UInt8])] {
+        let stream = try publisherStream()
         var encoder = ChunkEncoder()
-        let extended = encoder.encode(RTMPMessage(chunkStreamID: 70, timestamp: 0xFFFF_FFF0, typeID: 9, streamID: 1,
+        let extended = try encoder.encode(RTMPMessage(chunkStreamID: 70, timestamp: 0xFFFF_FFF0, typeID: 9, streamID: 1,
                                                   payload: [UInt8](repeating: 7, count: 300)))
         // Steering: [0] limits, [1] piece sizes, [2...3] announced chunk size (0: none).
         return [
@@ -150,8 +151,8 @@ struct MakeCorpus {
         ]
     }
 
-    static func sessionSeeds() -> [(String, [UInt8])] {
-        let stream = publisherStream()
+    static func sessionSeeds() throws -> [(String, [UInt8])] {
+        let stream = try publisherStream()
         return [("publisher", [0] + stream), ("publisher-pieces", [5] + stream)]
     }
 
