@@ -17,6 +17,9 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzSDP", [.product(name: "SDP", package: "Stream")]),
     ("FuzzSTUN", [.product(name: "ICE", package: "Stream")]),
     ("FuzzRTCP", [.product(name: "RTP", package: "Stream")]),
+    ("FuzzHTTPRequestHead", [.product(name: "HTTP", package: "Stream")]),
+    ("FuzzChunkedDecoder", [.product(name: "HTTP", package: "Stream")]),
+    ("FuzzWebSocketFrameDecoder", [.product(name: "WebSocket", package: "Stream")]),
 ]
 
 let package = Package(
@@ -32,7 +35,8 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "RTMP", package: "Stream"),
                            .product(name: "FLV", package: "Stream"), .product(name: "StreamCore", package: "Stream"),
                            .product(name: "SDP", package: "Stream"), .product(name: "ICE", package: "Stream"),
-                           .product(name: "RTP", package: "Stream")]),
+                           .product(name: "RTP", package: "Stream"),
+                           .product(name: "HTTP", package: "Stream"), .product(name: "WebSocket", package: "Stream")]),
     ] + fuzzTargets.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies) },
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Locking
+import TestSupport
 import Testing
 @testable import Transport
 
@@ -6,7 +7,7 @@ import Testing
     /// A Python UDP echo peer (the kernel's sockets as another program uses them) sends back what ours sends, and
     /// the source ours sees is the peer's address.
     @Test func exchangesDatagramsWithAnotherProgram() async throws {
-        let echo = try RunningProcess("/usr/bin/python3", ["-c", """
+        let echo = try BackgroundProcess("python3", ["-c", """
             import socket, sys
             s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
             s.bind(("127.0.0.1", 0))
@@ -15,8 +16,8 @@ import Testing
                 data, peer = s.recvfrom(4096)
                 s.sendto(data[::-1], peer)
             """])
-        try await echo.waitForOutput("PORT ")
-        let portText = echo.output.split(separator: " ").last?.split(separator: "\n").first
+        let line = try echo.readLine()
+        let portText = line.hasPrefix("PORT ") ? line.split(separator: " ").last : nil
         let port = try #require(portText.flatMap { Int($0) })
         let peer = try #require(UDPAddress(host: "127.0.0.1", port: port))
         #expect(peer.description == "127.0.0.1:\(port)")
@@ -43,7 +44,7 @@ import Testing
             try await loop.submit { socket.value.close() }
             #expect(try await loop.submit { socket.value.send([1], to: peer) } == false)
         }
-        try await echo.stop()
+        echo.stop()
     }
 
     @Test func bindingAnAddressThatIsNotNumericFails() async throws {
