@@ -129,9 +129,11 @@ let package = Package(
                 dependencies: ["Encoders", .target(name: "COpus", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
 
-        // The WebRTC publisher: ICE, DTLS, SRTP and RTP over a UDP socket on the Transport event loop.
+        // The WebRTC publisher: ICE, DTLS, SRTP and RTP over a UDP socket on the Transport event loop; WHIP as an
+        // output of the engine over the HTTP client.
         .target(name: "WebRTC",
-                dependencies: ["SDP", "ICE", "RTP", "DTLS", "SRTP", "WHIP", "Transport", "Encoders", "FLV"],
+                dependencies: ["SDP", "ICE", "RTP", "DTLS", "SRTP", "WHIP", "Transport", "Encoders", "FLV", "Engine",
+                               "HTTPClient", "HTTP", "Locking", "StreamCore"],
                 swiftSettings: strict),
 
         // Media: frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, test sources.
@@ -172,7 +174,8 @@ let package = Package(
         // Linux's broadcaster: sources (test patterns, X11, PulseAudio, V4L2/Y4M) → PiP → x264/AAC on a real-time
         // thread → the engine.
         .target(name: "Broadcast",
-                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Engine", "Capture", "Locking"],
+                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Engine", "Capture", "Locking",
+                               "Opus"],
                 swiftSettings: strict),
 
         // Linux capture: X11 screen (xcb + MIT-SHM), PulseAudio inputs and system audio, V4L2 cameras, Y4M files.
@@ -192,7 +195,8 @@ let package = Package(
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
                 dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
-                               "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer", "SQLiteShowStore"],
+                               "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer", "SQLiteShowStore",
+                               "WebRTC", "WHIP", "HTTPClient"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
@@ -219,7 +223,7 @@ let package = Package(
         .testTarget(name: "WHIPTests", dependencies: ["WHIP"], swiftSettings: strict),
         .testTarget(name: "WebRTCTests",
                     dependencies: ["WebRTC", "WHIP", "Encoders", "Media", "Opus", "Transport", "Locking",
-                                   "TestSupport"],
+                                   "TestSupport", "stream"],
                     swiftSettings: strict),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "OpusTests",

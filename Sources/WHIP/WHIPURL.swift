@@ -80,11 +80,22 @@ public struct WHIPURL: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The URL as text.
+    /// The URL as text, query included: what the HTTP client is given, never what is printed.
+    public var absoluteString: String {
+        origin + target
+    }
+
+    /// The URL with its query masked (`https://host/whip?••••`): endpoints put tokens there, so this is what
+    /// messages show.
     public var description: String {
+        guard let question = target.firstIndex(of: "?") else { return absoluteString }
+        return origin + target[..<question] + "?\u{2022}\u{2022}\u{2022}\u{2022}"
+    }
+
+    private var origin: String {
         let scheme = usesTLS ? "https" : "http"
         let bracketed = host.contains(":") ? "[\(host)]" : host
         let defaultPort = usesTLS ? 443 : 80
-        return "\(scheme)://\(bracketed)" + (port == defaultPort ? "" : ":\(port)") + target
+        return "\(scheme)://\(bracketed)" + (port == defaultPort ? "" : ":\(port)")
     }
 }

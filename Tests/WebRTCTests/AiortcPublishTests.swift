@@ -1,5 +1,4 @@
 import Foundation
-import Media
 import Testing
 
 /// The publisher against aiortc, an independent WebRTC stack, as a WHIP endpoint on loopback.
@@ -21,34 +20,9 @@ struct AiortcPublishTests {
         #expect(abs(hertz - 440) <= 22, "the audio decoded to \(hertz) Hz")
         #expect(results["audio_rate"] as? Int == 48000)
 
-        let saved = results["saved"] as? [[String: Any]] ?? []
-        #expect(saved.count >= 10)
         let captureTimes = source.captureTimes.withLock { $0 }
-        var latencies: [Double] = []
-        for entry in saved {
-            let width = entry["width"] as? Int ?? 0
-            let height = entry["height"] as? Int ?? 0
-            #expect(width == 640 && height == 360)
-            let rgb = try endpoint.file(named: entry["file"] as? String ?? "")
-            guard rgb.count == width * height * 3 else { continue }
-            func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
-                let offset = (y * width + x) * 3
-                return (Int(rgb[offset]), Int(rgb[offset + 1]), Int(rgb[offset + 2]))
-            }
-            // Each colour bar where it belongs (below the frame-number blocks, above the sliding box).
-            for (bar, color) in ScreenPattern.barColors.enumerated() {
-                let x = (2 * bar + 1) * width / (2 * ScreenPattern.barColors.count)
-                let got = pixel(x, height / 3 - 10)
-                #expect(abs(got.r - Int(color.r)) < 40 && abs(got.g - Int(color.g)) < 40
-                        && abs(got.b - Int(color.b)) < 40, "bar \(bar) is \(got), expected \(color)")
-            }
-            var number = 0
-            for bit in 0..<ScreenPattern.frameNumberBits {
-                let rect = source.pattern.blockRect(bit: bit)
-                number = number << 1 | (pixel(rect.x + rect.width / 2, rect.y + rect.height / 2).g > 128 ? 1 : 0)
-            }
-            let captured = try #require(captureTimes[number], "frame number \(number) was never captured")
-            latencies.append((entry["arrival"] as? Double ?? 0) - captured)
+        let latencies = try DecodedFrames.check(endpoint, results, pattern: source.pattern, width: 640, height: 360) {
+            captureTimes[$0]
         }
         let worst = latencies.max() ?? 1
         let median = latencies.sorted()[latencies.count / 2]

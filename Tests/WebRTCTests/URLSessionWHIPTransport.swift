@@ -8,7 +8,7 @@ import WHIP
 /// WHIP's requests over URLSession (plain HTTP works on Linux, FIELD-NOTES), for the tests.
 struct URLSessionWHIPTransport: WHIPTransport {
     func send(_ request: WHIPRequest) async throws -> WHIPResponse {
-        var urlRequest = URLRequest(url: URL(string: request.url.description)!)
+        var urlRequest = URLRequest(url: URL(string: request.url.absoluteString)!)
         urlRequest.httpMethod = request.method
         for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }

@@ -1,0 +1,90 @@
+import Foundation
+import Media
+import TestSupport
+import Testing
+
+/// `stream broadcast` itself, as a user runs it, publishing to a WHIP endpoint built on aiortc.
+@Suite(.serialized)
+struct WHIPBroadcastCommandTests {
+    /// The test sources over WHIP for 4 s: aiortc decodes the pattern's colours where they belong and the tone
+    /// (440 Hz ± 5 %), frames arrive within 300 ms of capture, and the session is DELETEd at the end.
+    @Test(.timeLimit(.minutes(1)))
+    func aiortcReceivesTheTestSourcesFromTheCommand() async throws {
+        let endpoint = try AiortcEndpoint.start()
+        let home = try TemporaryConfigHome()
+        let errorLog = home.url.appendingPathComponent("broadcast.err").path
+        let process = try BackgroundProcess(
+            try StreamExecutable.url().path,
+            ["broadcast", "--source", "test", "--test-size", "854x480", "--quality", "480", "--video-bitrate", "1000",
+             "--duration", "4", "--token-stdin", endpoint.url.absoluteString],
+            environment: home.environment.merging(["TERM": "dumb"]) { $1 }, errorLog: errorLog,
+            stdin: endpoint.token + "\n")
+        // The "Live:" line comes as capture starts: frame n is captured n/30 s after it.
+        let (lines, live) = try await offPool { () throws -> ([String], Double?) in
+            var lines: [String] = []
+            while true {
+                // Ends (throws) when the program closes its output without a Live line.
+                guard let line = try? process.readLine(timeout: 20) else { return (lines, nil) }
+                lines.append(line)
+                if line.hasPrefix("Live:") { return (lines, Date().timeIntervalSince1970) }
+                if line.contains("failed") { return (lines, nil) }
+            }
+        }
+        let status = try await offPool { process.waitForExit(timeout: 20) }
+        let errors = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+        #expect(status == 0, "stream broadcast: \(lines) \(errors); endpoint: \(endpoint.log.suffix(2000))")
+        let start = try #require(live, "no Live line: \(lines) \(errors)")
+        #expect(lines.contains { $0.contains("Live: WHIP http://127.0.0.1:\(endpoint.port)/whip") }, "\(lines)")
+
+        let results = try endpoint.results()
+        let frames = results["frames"] as? Int ?? 0
+        #expect(frames >= 100, "aiortc decoded \(frames) of 120 frames; log: \(endpoint.log.suffix(2000))")
+        #expect(results["deleted"] as? Bool == true)
+        #expect(results["refused"] as? Int == 0)
+        let hertz = results["audio_hz"] as? Double ?? 0
+        #expect(abs(hertz - 440) <= 22, "the audio decoded to \(hertz) Hz")
+        #expect(results["audio_rate"] as? Int == 48000)
+        let latencies = try DecodedFrames.check(endpoint, results, pattern: ScreenPattern(width: 854, height: 480),
+                                                width: 854, height: 480) { start + Double($0) / 30 }
+        let worst = latencies.max() ?? 1
+        let median = latencies.sorted()[latencies.count / 2]
+        print("stream broadcast over WHIP: \(frames) frames decoded, tone at \(hertz) Hz, capture to decode "
+            + "median \(Int(median * 1000)) ms, worst \(Int(worst * 1000)) ms over \(latencies.count) frames")
+        #expect(worst < 0.3, "capture to decoded frame took up to \(Int(worst * 1000)) ms: \(latencies)")
+        // The Live line is printed just after capture starts, so a frame may seem to arrive a few ms early.
+        #expect(latencies.allSatisfy { $0 > -0.02 }, "\(latencies)")
+        #expect(!(lines.joined() + errors).contains(endpoint.token))
+    }
+
+    /// An endpoint that refuses the token (401), has no such endpoint (404), is overloaded (503) or answers with
+    /// SDP that is not an answer: exit 1 with the reason on stderr, and the token nowhere in the output.
+    @Test(.timeLimit(.minutes(1)))
+    func refusalsEndTheBroadcastWithTheReasonAndNeverTheToken() async throws {
+        let endpoint = try AiortcEndpoint.start()
+        let home = try TemporaryConfigHome()
+        let base = endpoint.url.absoluteString
+        let environment = home.environment
+        let cases: [(path: String, token: String, phrase: String)] = [
+            (base, "wrong-token-123", "refused the token (401"),
+            (base + "/elsewhere", endpoint.token, "no WHIP endpoint at"),
+            (base + "/overloaded", endpoint.token, "failed (503"),
+            // Last: the session it created is DELETEd, which ends the endpoint.
+            (base + "/broken", endpoint.token, "SDP answer cannot be used"),
+        ]
+        for (url, token, phrase) in cases {
+            let run = try await offPool {
+                try Subprocess.run(try StreamExecutable.url().path,
+                                   ["broadcast", "--source", "test", "--test-size", "320x240", "--quality", "480",
+                                    "--duration", "2", "--token-stdin", url],
+                                   timeout: 30, environment: environment, stdin: Data((token + "\n").utf8))
+            }
+            #expect(run.status == 1, "\(url): \(run.stdout) \(run.stderr)")
+            #expect(run.stderr.contains(phrase), "\(url): \(run.stderr)")
+            #expect(!(run.stdout + run.stderr).contains(token), "\(url): the token was printed")
+            #expect(!(run.stdout + run.stderr).contains(endpoint.token))
+        }
+        let results = try endpoint.results()
+        #expect(results["deleted"] as? Bool == true)
+        #expect(results["refused"] as? Int == 1)
+    }
+}
