@@ -11,8 +11,13 @@ enum AiortcEndpoint {
     ///   - loss: the fraction of media datagrams (SRTP/SRTCP) the relay drops each way; 0 for no relay.
     ///   - delay: one-way delay the relay adds, in seconds.
     ///   - lossSeconds: how long after the first media datagram the loss lasts.
-    static func start(loss: Double = 0, delay: Double = 0, lossSeconds: Double = 0) throws -> WHIPTestEndpoint {
-        try WHIPTestEndpoint(name: "aiortc", peer: peer, arguments: [String(loss), String(delay), String(lossSeconds)])
+    ///   - closeAfter: seconds after which aiortc closes the first session (DTLS close_notify), 0 for never; the
+    ///     endpoint then waits for a second session and ends when both are DELETEd.
+    static func start(loss: Double = 0, delay: Double = 0, lossSeconds: Double = 0,
+                      closeAfter: Double = 0) throws -> WHIPTestEndpoint {
+        try WHIPTestEndpoint(name: "aiortc", peer: peer, arguments: [String(loss), String(delay), String(lossSeconds),
+                                                                     String(closeAfter)],
+                             environment: closeAfter > 0 ? ["WHIP_SESSIONS": "2"] : [:])
     }
 
     static let peer = #"""
@@ -23,7 +28,7 @@ enum AiortcEndpoint {
     aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=False: ["127.0.0.1"]
     from aiortc import RTCPeerConnection, RTCSessionDescription
 
-    LOSS, DELAY, LOSS_SECONDS = float(ARGS[0]), float(ARGS[1]), float(ARGS[2])
+    LOSS, DELAY, LOSS_SECONDS, CLOSE_AFTER = float(ARGS[0]), float(ARGS[1]), float(ARGS[2]), float(ARGS[3])
     results.update({"frames": 0, "saved": [], "audio_rate": 0, "audio_hz": None, "per_second": [],
                     "relay_dropped": 0, "relay_forwarded": 0})
     audio = []
@@ -140,6 +145,9 @@ enum AiortcEndpoint {
         def on_track(track):
             asyncio.ensure_future(consume_video(track) if track.kind == "video" else consume_audio(track))
 
+        if CLOSE_AFTER > 0 and len(pcs) == 1:
+            # The first session ends from this side: close_notify, as an endpoint going away sends it.
+            asyncio.get_running_loop().call_later(CLOSE_AFTER, lambda: asyncio.ensure_future(pc.close()))
         await pc.setRemoteDescription(RTCSessionDescription(offer, "offer"))
         await pc.setLocalDescription(await pc.createAnswer())
         answer = pc.localDescription.sdp

@@ -11,30 +11,11 @@ struct WHIPBroadcastCommandTests {
     @Test(.timeLimit(.minutes(1)))
     func aiortcReceivesTheTestSourcesFromTheCommand() async throws {
         let endpoint = try AiortcEndpoint.start()
-        let home = try TemporaryConfigHome()
-        let errorLog = home.url.appendingPathComponent("broadcast.err").path
-        let process = try BackgroundProcess(
-            try StreamExecutable.url().path,
-            ["broadcast", "--source", "test", "--test-size", "854x480", "--quality", "480", "--video-bitrate", "1000",
-             "--duration", "4", "--token-stdin", endpoint.url.absoluteString],
-            environment: home.environment.merging(["TERM": "dumb"]) { $1 }, errorLog: errorLog,
-            stdin: endpoint.token + "\n")
-        // The "Live:" line comes as capture starts: frame n is captured n/30 s after it.
-        let (lines, live) = try await offPool { () throws -> ([String], Double?) in
-            var lines: [String] = []
-            while true {
-                // Ends (throws) when the program closes its output without a Live line.
-                guard let line = try? process.readLine(timeout: 20) else { return (lines, nil) }
-                lines.append(line)
-                if line.hasPrefix("Live:") { return (lines, Date().timeIntervalSince1970) }
-                if line.contains("failed") { return (lines, nil) }
-            }
-        }
-        let status = try await offPool { process.waitForExit(timeout: 20) }
-        let errors = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
-        #expect(status == 0, "stream broadcast: \(lines) \(errors); endpoint: \(endpoint.log.suffix(2000))")
-        let start = try #require(live, "no Live line: \(lines) \(errors)")
-        #expect(lines.contains { $0.contains("Live: WHIP http://127.0.0.1:\(endpoint.port)/whip") }, "\(lines)")
+        let run = try await Self.broadcast(to: endpoint, ["--test-size", "854x480", "--video-bitrate", "1000",
+                                                          "--duration", "4"])
+        #expect(run.status == 0, "stream broadcast: \(run.lines) \(run.errors); endpoint: \(endpoint.log.suffix(2000))")
+        let start = try #require(run.live, "no Live line: \(run.lines) \(run.errors)")
+        #expect(run.lines.contains { $0.contains("Live: WHIP http://127.0.0.1:\(endpoint.port)/whip") }, "\(run.lines)")
 
         let results = try endpoint.results()
         let frames = results["frames"] as? Int ?? 0
@@ -53,7 +34,54 @@ struct WHIPBroadcastCommandTests {
         #expect(worst < 0.3, "capture to decoded frame took up to \(Int(worst * 1000)) ms: \(latencies)")
         // The Live line is printed just after capture starts, so a frame may seem to arrive a few ms early.
         #expect(latencies.allSatisfy { $0 > -0.02 }, "\(latencies)")
-        #expect(!(lines.joined() + errors).contains(endpoint.token))
+        #expect(!(run.lines.joined() + run.errors).contains(endpoint.token))
+    }
+
+    /// aiortc closes the first session after 2 s (DTLS close_notify): the output reconnects on the RTMP schedule
+    /// with a new WHIP session (a new offer), frames flow again, and both sessions are DELETEd.
+    @Test(.timeLimit(.minutes(1)))
+    func aSessionTheEndpointEndsIsReplacedByANewOne() async throws {
+        let endpoint = try AiortcEndpoint.start(closeAfter: 2)
+        let run = try await Self.broadcast(to: endpoint, ["--test-size", "320x240", "--video-bitrate", "500",
+                                                          "--duration", "7"])
+        #expect(run.status == 0, "stream broadcast: \(run.lines) \(run.errors); endpoint: \(endpoint.log.suffix(2000))")
+        #expect(run.lines.contains { $0.contains("connection lost") && $0.contains("close_notify") }, "\(run.lines)")
+        #expect(run.lines.contains { $0.contains("live again after") }, "\(run.lines)")
+        #expect(run.lines.contains { $0.hasPrefix("WHIP http://") && $0.contains(": 2 sessions") }, "\(run.lines)")
+        let results = try endpoint.results()
+        #expect(results["offers"] as? Int == 2 && results["deletes"] as? Int == 2, "\(results)")
+        let perSecond = results["per_second"] as? [Int] ?? []
+        print("WHIP reconnect: \(run.lines.filter { $0.contains("lost") || $0.contains("again") }), frames per "
+            + "second \(perSecond)")
+        #expect(perSecond.dropLast().suffix(2).allSatisfy { $0 >= 20 }, "frames decoded per second: \(perSecond)")
+    }
+
+    /// Runs `stream broadcast --source test --token-stdin URL` with the endpoint's token on standard input, and
+    /// collects its output lines until it exits, noting when the "Live:" line came (capture starts then: frame n
+    /// is captured n/30 s later).
+    private static func broadcast(to endpoint: WHIPTestEndpoint, _ arguments: [String]) async throws
+        -> (status: Int32?, lines: [String], errors: String, live: Double?) {
+        let home = try TemporaryConfigHome()
+        let errorLog = home.url.appendingPathComponent("broadcast.err").path
+        let process = try BackgroundProcess(
+            try StreamExecutable.url().path,
+            ["broadcast", "--source", "test", "--quality", "480", "--token-stdin", endpoint.url.absoluteString]
+                + arguments,
+            environment: home.environment.merging(["TERM": "dumb"]) { $1 }, errorLog: errorLog,
+            stdin: endpoint.token + "\n")
+        let (lines, live) = try await offPool { () -> ([String], Double?) in
+            var lines: [String] = []
+            var live: Double?
+            // readLine throws once the program has closed its output.
+            while let line = try? process.readLine(timeout: 30) {
+                if line.hasPrefix("Live:") && live == nil { live = Date().timeIntervalSince1970 }
+                lines.append(line)
+            }
+            return (lines, live)
+        }
+        let status = try await offPool { process.waitForExit(timeout: 20) }
+        let errors = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+        return (status, lines, errors, live)
     }
 
     /// An endpoint that refuses the token (401), has no such endpoint (404), is overloaded (503) or answers with

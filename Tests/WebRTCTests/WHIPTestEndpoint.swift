@@ -14,13 +14,14 @@ struct WHIPTestEndpoint {
 
     /// Starts `python3` with the shared HTTP part and `peer`, passing `arguments` after the output directory and
     /// the token (`sys.argv[3:]`).
-    init(name: String, peer: String, arguments: [String]) throws {
+    init(name: String, peer: String, arguments: [String], environment: [String: String] = [:]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = directory.appendingPathComponent("whip_endpoint.py")
         try (Self.http + peer + "\nasyncio.run(main())\n").write(to: script, atomically: true, encoding: .utf8)
         token = UUID().uuidString
         process = try BackgroundProcess("python3", [script.path, directory.path, token] + arguments,
+                                        environment: environment,
                                         errorLog: directory.appendingPathComponent("stderr.log").path)
         let line = try process.readLine(timeout: 60)
         guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
@@ -55,7 +56,9 @@ struct WHIPTestEndpoint {
     import asyncio, json, os, random, sys, time
 
     OUT, TOKEN, ARGS = sys.argv[1], sys.argv[2], sys.argv[3:]
-    results = {"deleted": False, "refused": 0}
+    # The endpoint ends after this many sessions were DELETEd (a publisher that reconnects makes several).
+    SESSIONS = int(os.environ.get("WHIP_SESSIONS", "1"))
+    results = {"deleted": False, "refused": 0, "offers": 0, "deletes": 0}
     finished = asyncio.Event()
     PAGE = b"<!doctype html><title>WHIP receiver</title><body></body>"
 
@@ -87,14 +90,18 @@ struct WHIPTestEndpoint {
             elif method == "POST" and path == "/whip/broken":
                 respond(writer, 201, b"v=0\r\no=- 1 1 IN IP4 0.0.0.0\r\nm=video 9 RTP/AVP 96\r\n",
                         [("Content-Type", "application/sdp"), ("Location", "/whip/session")])
-            elif method == "DELETE" and path == "/whip/session":
-                results["deleted"] = True
+            elif method == "DELETE" and path.startswith("/whip/session"):
+                results["deletes"] += 1
                 respond(writer, 200)
-                finished.set()
+                if results["deletes"] >= SESSIONS:
+                    results["deleted"] = True
+                    finished.set()
             elif method == "POST" and path == "/whip":
+                results["offers"] += 1
                 answer = await on_offer(body.decode())
+                location = "/whip/session" if results["offers"] == 1 else "/whip/session-%d" % results["offers"]
                 respond(writer, 201, answer.encode(), [("Content-Type", "application/sdp"),
-                                                       ("Location", "/whip/session")])
+                                                       ("Location", location)])
             else:
                 respond(writer, 404)
             await writer.drain()
