@@ -67,6 +67,8 @@ private struct AiortcWHIPEndpoint {
 
     init(directory: String) throws {
         self.directory = directory
+        // A fresh directory per run: the previous run's port and count must not be read for this one's.
+        try? FileManager.default.removeItem(atPath: directory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let script = directory + "/whip_endpoint.py"
         try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
