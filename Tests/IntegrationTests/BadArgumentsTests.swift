@@ -44,6 +44,8 @@ import Testing
         Case(arguments: ["settings", "set", "adaptive-bitrate", "2"], word: "on, off"),
         Case(arguments: ["settings", "set", "pip", "yes please"], word: "on, off"),
         Case(arguments: ["settings", "set", "pip-corner", "middle"], word: "top-left"),
+        Case(arguments: ["settings", "set", "audio", "speakers"], word: "mic, system, both"),
+        Case(arguments: ["settings", "set", "protocol", "srt"], word: "rtmp, whip"),
         Case(arguments: ["settings", "set", "pip-scale", "0.9"], word: "0.10"),
         Case(arguments: ["settings", "set", "pip-scale", "nan"], word: "0.10"),
         Case(arguments: ["settings", "set", "pip-scale", "5%"], word: "0.10"),
@@ -53,7 +55,7 @@ import Testing
         // credentials.
         Case(arguments: ["credentials", "set"], word: "needs the ingest URL"),
         Case(arguments: ["credentials", "set", "not a url"], word: "URL", stdin: "other-key\n"),
-        Case(arguments: ["credentials", "set", "http://example.com/live"], word: "rtmp", stdin: "other-key\n"),
+        Case(arguments: ["credentials", "set", "ftp://example.com/live"], word: "rtmp", stdin: "other-key\n"),
         Case(arguments: ["credentials", "set", "rtmp://example.com/"], word: "app", stdin: "other-key\n"),
         Case(arguments: ["credentials", "set", "rtmp://example.com:99999/live"], word: "port", stdin: "other-key\n"),
         Case(arguments: ["credentials", "set", "rtmp://example.com/live", "key-on-the-line"], word: "only the URL"),
@@ -82,7 +84,9 @@ import Testing
         // broadcast: the URL, the key, then every option with a wrong value (nothing is broadcast).
         Case(arguments: ["broadcast", "rtmp://127.0.0.1:1/live", "rtmp://127.0.0.1:2/live"], word: "destination 2"),
         Case(arguments: ["broadcast", "not a url"], word: "URL"),
-        Case(arguments: ["broadcast", "http://127.0.0.1/live", "--key-stdin"], word: "rtmp", stdin: "k\n"),
+        Case(arguments: ["broadcast", "ftp://127.0.0.1/live", "--key-stdin"], word: "rtmp", stdin: "k\n"),
+        Case(arguments: ["broadcast", "http://127.0.0.1/whip", "rtmp://127.0.0.1/live", "--key-stdin"], word: "WHIP",
+             stdin: "t\nk\n"),
         Case(arguments: ["broadcast", "rtmp://127.0.0.1:1/live", "--key-stdin"], word: "standard input"),
         Case(arguments: ["broadcast", "rtmp://127.0.0.1:1/live", "--key-stdin"], word: "stream key",
              stdin: "a key with spaces\n"),
