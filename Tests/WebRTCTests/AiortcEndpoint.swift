@@ -88,14 +88,15 @@ enum AiortcEndpoint {
                     if fields[2].lower() != "udp":
                         continue
                     address = (fields[4], int(fields[5]))
+                    # One IPv4 candidate per side goes through the relay (its sockets are IPv4): the first.
+                    if ":" in address[0] or any(l.startswith("a=candidate:") for l in lines):
+                        continue
                     if side == "offer":
                         self.publisher = address
                         fields[4], fields[5] = "127.0.0.1", str(self.port("b"))
                     else:
                         self.aiortc = address
                         fields[4], fields[5] = "127.0.0.1", str(self.port("a"))
-                    if any(l.startswith("a=candidate:") for l in lines):
-                        continue
                     line = " ".join(fields[:8])
                 lines.append(line)
             return "\r\n".join(lines)

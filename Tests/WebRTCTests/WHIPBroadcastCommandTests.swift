@@ -56,6 +56,30 @@ struct WHIPBroadcastCommandTests {
         #expect(perSecond.dropLast().suffix(2).allSatisfy { $0 >= 20 }, "frames decoded per second: \(perSecond)")
     }
 
+    /// Through the lossy relay (5 % of media datagrams lost each way and 50 ms of delay for 8 s, 0.3 s of video lost
+    /// for good halfway): the session's RTCP-fed estimate reaches the encoder through the engine (the status line's
+    /// target falls below the asked bitrate), and aiortc's PLI brings a keyframe through the output.
+    @Test(.timeLimit(.minutes(1)))
+    func aLossyPathLowersTheEncodersBitrateAndAPictureLossBringsAKeyframe() async throws {
+        let endpoint = try AiortcEndpoint.start(loss: 0.05, delay: 0.05, lossSeconds: 8)
+        let run = try await Self.broadcast(to: endpoint, ["--test-size", "640x360", "--video-bitrate", "1500",
+                                                          "--duration", "12"])
+        #expect(run.status == 0, "stream broadcast: \(run.lines) \(run.errors); endpoint: \(endpoint.log.suffix(2000))")
+        let targets = run.lines.compactMap { line -> Int? in
+            guard let range = line.range(of: "(target ") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        let summary = run.lines.first { $0.hasPrefix("WHIP http://") } ?? ""
+        let results = try endpoint.results()
+        print("WHIP lossy: targets \(targets), \(summary), relay dropped \(results["relay_dropped"] ?? 0), frames per "
+            + "second \(results["per_second"] ?? [])")
+        #expect(targets.contains { $0 < 1500 * 9 / 10 }, "the encoder's bitrate never came down: \(run.lines)")
+        #expect(!summary.contains(" 0 keyframe requests") && summary.contains("keyframe requests"), "\(summary)")
+        #expect(!summary.contains(": 0 NACKs"), "\(summary)")
+        let perSecond = results["per_second"] as? [Int] ?? []
+        #expect(perSecond.dropLast().suffix(2).allSatisfy { $0 >= 20 }, "frames decoded per second: \(perSecond)")
+    }
+
     /// Runs `stream broadcast --source test --token-stdin URL` with the endpoint's token on standard input, and
     /// collects its output lines until it exits, noting when the "Live:" line came (capture starts then: frame n
     /// is captured n/30 s later).
