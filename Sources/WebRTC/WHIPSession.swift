@@ -49,7 +49,8 @@ public actor WHIPSession {
                 response = try await transport.send(request)
             } catch {
                 await publisher.close()
-                throw .unreachable("cannot reach the WHIP endpoint \(request.url): \(error)")
+                // The HTTP client's error already names the URL (query masked) and what failed.
+                throw .unreachable("the WHIP endpoint did not answer the \(request.method): \(error)")
             }
             do {
                 switch try exchange.receive(response) {
