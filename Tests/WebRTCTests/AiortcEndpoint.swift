@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// aiortc (PyPI, pinned in scripts/requirements-test.txt) as a WHIP endpoint: it receives the media and reports
 /// frames decoded (some saved as RGB with their arrival times, and a count per second) and the audio's dominant
@@ -13,11 +14,17 @@ enum AiortcEndpoint {
     ///   - lossSeconds: how long after the first media datagram the loss lasts.
     ///   - closeAfter: seconds after which aiortc closes the first session (DTLS close_notify), 0 for never; the
     ///     endpoint then waits for a second session and ends when both are DELETEd.
-    static func start(loss: Double = 0, delay: Double = 0, lossSeconds: Double = 0,
-                      closeAfter: Double = 0) throws -> WHIPTestEndpoint {
-        try WHIPTestEndpoint(name: "aiortc", peer: peer, arguments: [String(loss), String(delay), String(lossSeconds),
-                                                                     String(closeAfter)],
-                             environment: closeAfter > 0 ? ["WHIP_SESSIONS": "2"] : [:])
+    ///   - certificate: serve HTTPS with this certificate instead of HTTP.
+    static func start(loss: Double = 0, delay: Double = 0, lossSeconds: Double = 0, closeAfter: Double = 0,
+                      certificate: TestCertificate? = nil) throws -> WHIPTestEndpoint {
+        var environment = closeAfter > 0 ? ["WHIP_SESSIONS": "2"] : [:]
+        if let certificate {
+            environment["WHIP_TLS_CERT"] = certificate.certificateFile
+            environment["WHIP_TLS_KEY"] = certificate.keyFile
+        }
+        return try WHIPTestEndpoint(name: "aiortc", peer: peer,
+                                    arguments: [String(loss), String(delay), String(lossSeconds), String(closeAfter)],
+                                    environment: environment)
     }
 
     static let peer = #"""

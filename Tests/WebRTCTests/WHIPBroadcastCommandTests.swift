@@ -37,6 +37,24 @@ struct WHIPBroadcastCommandTests {
         #expect(!(run.lines.joined() + run.errors).contains(endpoint.token))
     }
 
+    /// An https endpoint: its certificate is verified as RTMPS's is. Unknown to the system store, it is refused
+    /// (exit 1, naming the certificate); trusted with --ca-file, the broadcast goes through.
+    @Test(.timeLimit(.minutes(1)))
+    func anHTTPSEndpointsCertificateIsVerified() async throws {
+        let directory = try TemporaryDirectory("whip-tls")
+        let certificate = try TestCertificate.make(in: directory)
+        let endpoint = try AiortcEndpoint.start(certificate: certificate)
+        #expect(endpoint.url.absoluteString.hasPrefix("https://"))
+        let untrusted = try await Self.broadcast(to: endpoint, ["--test-size", "320x240", "--duration", "2"])
+        #expect(untrusted.status == 1, "\(untrusted.lines) \(untrusted.errors)")
+        #expect(untrusted.errors.contains("certificate"), "\(untrusted.errors)")
+        let trusted = try await Self.broadcast(to: endpoint, ["--test-size", "320x240", "--duration", "2",
+                                                              "--ca-file", certificate.certificateFile])
+        #expect(trusted.status == 0, "\(trusted.lines) \(trusted.errors); endpoint: \(endpoint.log.suffix(2000))")
+        let results = try endpoint.results()
+        #expect(results["deleted"] as? Bool == true && (results["frames"] as? Int ?? 0) >= 30, "\(results)")
+    }
+
     /// aiortc closes the first session after 2 s (DTLS close_notify): the output reconnects on the RTMP schedule
     /// with a new WHIP session (a new offer), frames flow again, and both sessions are DELETEd.
     @Test(.timeLimit(.minutes(1)))

@@ -20,6 +20,7 @@ struct WHIPTestEndpoint {
         let script = directory.appendingPathComponent("whip_endpoint.py")
         try (Self.http + peer + "\nasyncio.run(main())\n").write(to: script, atomically: true, encoding: .utf8)
         token = UUID().uuidString
+        usesTLS = environment["WHIP_TLS_CERT"] != nil
         process = try BackgroundProcess("python3", [script.path, directory.path, token] + arguments,
                                         environment: environment,
                                         errorLog: directory.appendingPathComponent("stderr.log").path)
@@ -30,8 +31,11 @@ struct WHIPTestEndpoint {
         self.port = port
     }
 
-    /// Where to POST the offer.
-    var url: URL { URL(string: "http://127.0.0.1:\(port)/whip")! }
+    /// Where to POST the offer (https when the endpoint was started with a certificate).
+    var url: URL { URL(string: "\(usesTLS ? "https" : "http")://127.0.0.1:\(port)/whip")! }
+
+    /// Whether the endpoint speaks TLS (`WHIP_TLS_CERT` and `WHIP_TLS_KEY` in its environment).
+    var usesTLS: Bool
 
     /// The endpoint's standard error, for failure messages.
     var log: String {
@@ -109,7 +113,12 @@ struct WHIPTestEndpoint {
             writer.close()
 
     async def main():
-        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        context = None
+        if os.environ.get("WHIP_TLS_CERT"):
+            import ssl
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            context.load_cert_chain(os.environ["WHIP_TLS_CERT"], os.environ["WHIP_TLS_KEY"])
+        server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=context)
         global PORT
         PORT = server.sockets[0].getsockname()[1]
         await setup()
