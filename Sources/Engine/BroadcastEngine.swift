@@ -14,7 +14,8 @@ import StreamCore
 ///   wrong). Once everything has been live, a destination that gives up ends on its own; the broadcast goes on
 ///   while any output does.
 /// - Adaptive bitrate follows the destinations that keep up: each network output has its own controller, fed by
-///   its own link (a sink with its own estimate, WebRTC's from RTCP, gives that instead); the encoder runs at the highest bitrate among the outputs that are live. A destination that is
+///   its own link (a sink with an estimate of its own, WebRTC's from RTCP, gives that
+///   instead); the encoder runs at the highest bitrate among the outputs that are live. A destination that is
 ///   down or reconnecting does not count, and a slow one drops by its own queue's policy instead of lowering the
 ///   picture for the others. With one destination that is simply its controller's bitrate.
 public final class BroadcastEngine: Sendable {

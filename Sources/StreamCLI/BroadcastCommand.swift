@@ -38,7 +38,8 @@ struct BroadcastCommand: Command {
         cannot share one broadcast (WebRTC carries Opus, RTMP AAC); --record then writes Enhanced FLV with
         Opus. A WHIP endpoint that refuses (401, 403, 404), answers with unusable SDP or cannot be reached
         ends the broadcast with exit 1 and the reason; a path lost while live starts a new WHIP session on the
-        same backoff as an RTMP reconnect.
+        same backoff as an RTMP reconnect. --stun HOST:PORT asks a STUN server for a server-reflexive
+        candidate (needed behind NAT when the endpoint cannot reach a host address).
         A lost connection (or one that takes no data for 10 s) is retried with backoff, 0.5 s doubling to 8 s,
         30 attempts; a line says when it is lost and when it is live again. A slow network drops video first
         (non-keyframes past 700 ms of queued media, all video past 900 ms), audio only past 3 s.
@@ -58,6 +59,10 @@ struct BroadcastCommand: Command {
                                     + "audio, RTMP carries AAC; run two broadcasts")
         }
         var loop: EventLoop?
+        let stun = try arguments.value("stun").map { try WHIPDestinations.stunServer($0) }
+        if stun != nil && whipTargets.isEmpty {
+            throw CLIError.usage("--stun is for WHIP (http/https) destinations")
+        }
         if !whipTargets.isEmpty {
             broadcastOptions.configuration.audioCodec = .opus
             // RFC 7742 §6.2: Constrained Baseline is the H.264 profile every WebRTC receiver must decode.
@@ -67,7 +72,7 @@ struct BroadcastCommand: Command {
         for target in targets {
             if let loop, target.url.scheme.isWHIP {
                 sinks.append(try WHIPDestinations.sink(target, settings: settings, caFile: broadcastOptions.caFile,
-                                                       loop: loop))
+                                                       stun: stun, loop: loop))
                 continue
             }
             sinks.append(RTMPSink(url: target.url, streamKey: target.streamKey, options: RTMPClient.Options(
@@ -90,6 +95,7 @@ struct BroadcastOptions {
     static let specs: [OptionSpec] = [
         .flag("key-stdin", help: "Read the stream key from standard input (one line)."),
         .flag("token-stdin", help: "Read the WHIP bearer token from standard input (one line)."),
+        .value("stun", valueName: "HOST:PORT", help: "STUN server for a server-reflexive WHIP candidate."),
     ] + CaptureSourceOptions.specs + [
         .value("audio", valueName: "mic|system|both", help: "The microphone, the system audio, or both."),
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),

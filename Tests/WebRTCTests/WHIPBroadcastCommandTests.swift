@@ -55,6 +55,44 @@ struct WHIPBroadcastCommandTests {
         #expect(results["deleted"] as? Bool == true && (results["frames"] as? Int ?? 0) >= 30, "\(results)")
     }
 
+    /// --stun: the offer carries the server-reflexive candidate the STUN server saw (aioice's STUN code answers with
+    /// a mapped address that is not ours, as a NAT's would be), the name given resolved; the host candidates still
+    /// connect on loopback.
+    @Test(.timeLimit(.minutes(1)))
+    func stunGivesTheOfferAServerReflexiveCandidate() async throws {
+        let stun = try BackgroundProcess("python3", ["-c", """
+            import asyncio
+            from aioice import stun
+            class Answer(asyncio.DatagramProtocol):
+                def connection_made(self, transport):
+                    self.transport = transport
+                    print("PORT", transport.get_extra_info("sockname")[1], flush=True)
+                def datagram_received(self, data, addr):
+                    request = stun.parse_message(data)
+                    response = stun.Message(message_method=stun.Method.BINDING,
+                                            message_class=stun.Class.RESPONSE,
+                                            transaction_id=request.transaction_id)
+                    response.attributes["XOR-MAPPED-ADDRESS"] = ("203.0.113.7", 40000)
+                    response.add_fingerprint()
+                    self.transport.sendto(bytes(response), addr)
+            async def main():
+                await asyncio.get_running_loop().create_datagram_endpoint(Answer, local_addr=("127.0.0.1", 0))
+                await asyncio.sleep(60)
+            asyncio.run(main())
+            """])
+        defer { stun.stop() }
+        let line = try stun.readLine(timeout: 20)
+        let port = try #require(line.hasPrefix("PORT ") ? Int(line.dropFirst(5)) : nil, "\(line)")
+        let endpoint = try AiortcEndpoint.start()
+        let run = try await Self.broadcast(to: endpoint, ["--test-size", "320x240", "--duration", "2",
+                                                          "--stun", "localhost:\(port)"])
+        #expect(run.status == 0, "\(run.lines) \(run.errors); endpoint: \(endpoint.log.suffix(2000))")
+        let results = try endpoint.results()
+        let offer = results["offer"] as? String ?? ""
+        #expect(offer.contains("203.0.113.7 40000 typ srflx raddr"), "\(offer)")
+        #expect((results["frames"] as? Int ?? 0) >= 30, "\(results)")
+    }
+
     /// aiortc closes the first session after 2 s (DTLS close_notify): the output reconnects on the RTMP schedule
     /// with a new WHIP session (a new offer), frames flow again, and both sessions are DELETEd.
     @Test(.timeLimit(.minutes(1)))

@@ -102,6 +102,7 @@ struct WHIPTestEndpoint {
                     finished.set()
             elif method == "POST" and path == "/whip":
                 results["offers"] += 1
+                results.setdefault("offer", body.decode())
                 answer = await on_offer(body.decode())
                 location = "/whip/session" if results["offers"] == 1 else "/whip/session-%d" % results["offers"]
                 respond(writer, 201, answer.encode(), [("Content-Type", "application/sdp"),
