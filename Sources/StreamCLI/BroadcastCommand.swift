@@ -69,6 +69,7 @@ struct BroadcastCommand: Command {
             broadcastOptions.configuration.x264.profile = "baseline"
             loop = try WHIPDestinations.loop()
         }
+        defer { loop?.shutdown() }
         for target in targets {
             if let loop, target.url.scheme.isWHIP {
                 sinks.append(try WHIPDestinations.sink(target, settings: settings, caFile: broadcastOptions.caFile,
@@ -78,7 +79,6 @@ struct BroadcastCommand: Command {
             sinks.append(RTMPSink(url: target.url, streamKey: target.streamKey, options: RTMPClient.Options(
                 caFile: broadcastOptions.caFile, socketSendBufferSize: RTMPSink.socketSendBufferSize(for: settings))))
         }
-        defer { loop?.shutdown() }
         if let record = broadcastOptions.recordPath {
             sinks.append(FLVFileSink(path: record))
         }
