@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "FLV", targets: ["FLV"]),
         .library(name: "RTMP", targets: ["RTMP"]),
         .library(name: "MP4", targets: ["MP4"]),
+        .library(name: "HLS", targets: ["HLS"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "IngestServer", targets: ["IngestServer"]),
@@ -61,6 +62,7 @@ let package = Package(
         .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "FLV", "Digest"], swiftSettings: strict),
         // fMP4/CMAF from FLV tags: init segments and movie fragments (ISO/IEC 14496-12, -14, -15).
         .target(name: "MP4", dependencies: ["ByteIO", "FLV"], swiftSettings: strict),
+        .target(name: "HLS", dependencies: ["MP4", "FLV"], swiftSettings: strict),
 
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
@@ -120,7 +122,8 @@ let package = Package(
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
-        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", exclude: ["Peers"],
+                swiftSettings: strict),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteIOTests", dependencies: ["ByteIO"], swiftSettings: strict),
@@ -128,7 +131,8 @@ let package = Package(
         .testTarget(name: "AMFTests", dependencies: ["AMF"], swiftSettings: strict),
         .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", "Digest"], swiftSettings: strict),
-        .testTarget(name: "MP4Tests", dependencies: ["MP4", "FLV", "ByteIO", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MP4Tests", dependencies: ["MP4", "FLV", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "MP4", "FLV", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),

@@ -4,8 +4,9 @@ import FLV
 ///
 /// - Video: AVC sequence headers become ``VideoTrack``s; frames become samples at 90 kHz, with FLV's composition
 ///   time as the composition offset and the sync flag from the frame type. A frame's duration is not known until
-///   the next frame arrives, so it is estimated as the last frame interval (at first from `onMetaData`'s frame
-///   rate, else 1/30 s); the decode times themselves are always the publisher's.
+///   the next frame arrives, so it is estimated as the mean of the last ``averagedIntervals`` frame intervals (at
+///   first from `onMetaData`'s frame rate, else 1/30 s): a mean, because FLV's millisecond timestamps make a
+///   30 fps interval 33 or 34 ms. The decode times themselves are always the publisher's.
 /// - Audio: AAC sequence headers become ``AudioTrack``s; frames become samples of 1024 ticks at the sample rate,
 ///   counted from the first frame so that FLV's millisecond rounding does not jitter them, and re-anchored to the
 ///   tag timestamp when the tags run ahead of the count by more than a frame (a gap in the audio).
@@ -28,6 +29,8 @@ public struct FLVDemuxer: Sendable {
     public static let defaultFrameDuration: UInt32 = 3000
     /// Frame intervals longer than this (1 s) are gaps, not frame rates, and do not become the estimate.
     static let maximumFrameDuration: Int64 = 90_000
+    /// How many recent frame intervals the duration estimate averages.
+    public static let averagedIntervals = 8
 
     /// The current video configuration.
     public private(set) var videoTrack: VideoTrack?
@@ -39,6 +42,7 @@ public struct FLVDemuxer: Sendable {
     private var clock = TimestampUnwrapper()
     private var lastVideoDecodeTime: Int64?
     private var frameDuration = defaultFrameDuration
+    private var recentIntervals: [Int64] = []
     private var nextAudioDecodeTime: Int64?
 
     /// Creates a demuxer with no configuration yet.
@@ -95,7 +99,11 @@ public struct FLVDemuxer: Sendable {
                     reorderedTimestamps += 1
                     decodeTime = last + ticksPerMillisecond
                 } else if decodeTime - last <= Self.maximumFrameDuration {
-                    frameDuration = UInt32(decodeTime - last)
+                    if recentIntervals.count == Self.averagedIntervals { recentIntervals.removeFirst() }
+                    recentIntervals.append(decodeTime - last)
+                    let sum = recentIntervals.reduce(0, +)
+                    let count = Int64(recentIntervals.count)
+                    frameDuration = UInt32((sum + count / 2) / count)
                 }
             }
             lastVideoDecodeTime = decodeTime

@@ -54,8 +54,8 @@ import Testing
         ].map { try demuxer.append($0) })
         #expect(samples.map(\.decodeTime) == [0, 2970, 6030])
         #expect(samples.map(\.sample.compositionOffset) == [5940, 9000, 0])
-        // The first frame has no interval yet (1/30 s assumed); then each lasts as long as the one before.
-        #expect(samples.map(\.sample.duration) == [3000, 2970, 3060])
+        // The first frame has no interval yet (1/30 s assumed); then each lasts the mean of the intervals so far.
+        #expect(samples.map(\.sample.duration) == [3000, 2970, 3015])
         #expect(samples.map(\.sample.isSync) == [true, false, false])
         #expect(samples.map(\.sample.data) == [[0, 0, 0, 2, 0x65, 0x88], [0, 0, 0, 2, 0x41, 0x88],
                                                [0, 0, 0, 2, 0x41, 0x88]])
