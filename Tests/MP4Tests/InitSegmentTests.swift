@@ -126,7 +126,9 @@ import TestSupport
         #expect(throws: MP4Error.self) { try VideoTrack(configurationBytes: []) }
         #expect(throws: MP4Error.self) { try VideoTrack(configurationBytes: Array(Self.avcC.prefix(10))) }
         #expect(throws: MP4Error.self) { try AudioTrack(configurationBytes: []) }
-        #expect(throws: MP4Error.self) { try AudioTrack(configurationBytes: [0x11, 0x90] + [UInt8](repeating: 0, count: 80)) }
+        #expect(throws: MP4Error.self) {
+            try AudioTrack(configurationBytes: [0x11, 0x90] + [UInt8](repeating: 0, count: 80))
+        }
     }
 
     @Test func descriptorSizesUseTheExpandableForm() {
