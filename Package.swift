@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "RTMP", targets: ["RTMP"]),
         .library(name: "MP4", targets: ["MP4"]),
         .library(name: "HLS", targets: ["HLS"]),
+        .library(name: "WebAssets", targets: ["WebAssets"]),
+        .library(name: "LiveHLS", targets: ["LiveHLS"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "IngestServer", targets: ["IngestServer"]),
@@ -63,6 +65,12 @@ let package = Package(
         // fMP4/CMAF from FLV tags: init segments and movie fragments (ISO/IEC 14496-12, -14, -15).
         .target(name: "MP4", dependencies: ["ByteIO", "FLV"], swiftSettings: strict),
         .target(name: "HLS", dependencies: ["MP4", "FLV"], swiftSettings: strict),
+        // The LL-HLS origin: packagers fed by the ingest, and players' requests held until their part exists.
+        .target(name: "LiveHLS", dependencies: ["HLS", "FLV", "Locking"], swiftSettings: strict),
+        // The web front end (LL-HLS player, pages), embedded in the binary at build time.
+        .target(name: "WebAssets",
+                resources: [.embedInCode("Web/hls-player.js"), .embedInCode("Web/hls.html")],
+                swiftSettings: strict),
 
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
@@ -122,7 +130,7 @@ let package = Package(
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
-        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", exclude: ["Peers"],
+        .target(name: "TestSupport", dependencies: ["Locking", "FLV"], path: "Tests/TestSupport", exclude: ["Peers"],
                 swiftSettings: strict),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "TestSupport"], swiftSettings: strict),
@@ -133,6 +141,8 @@ let package = Package(
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", "Digest"], swiftSettings: strict),
         .testTarget(name: "MP4Tests", dependencies: ["MP4", "FLV", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "MP4", "FLV", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "LiveHLSTests", dependencies: ["LiveHLS", "HLS", "FLV", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
