@@ -1,3 +1,5 @@
+import FLV
+
 /// Reads the bit fields of an H.264 RBSP (ITU-T H.264 §7.2): fixed-width unsigned values `u(n)` and Exp-Golomb codes
 /// `ue(v)` and `se(v)` (§9.1). Emulation prevention bytes are removed first (§7.4.1: `00 00 03` → `00 00`).
 ///
@@ -6,8 +8,7 @@ struct ExpGolombReader {
     /// §9.1: codes with more than 31 leading zeros do not fit the 32-bit values any syntax element here needs.
     static let maximumLeadingZeros = 31
 
-    private let bytes: [UInt8]
-    private var bitIndex = 0
+    private var bits: BitReader
 
     /// Creates a reader over a NAL unit's payload (after its header byte), removing emulation prevention bytes.
     init<C: Collection>(escaped payload: C) where C.Element == UInt8 {
@@ -22,22 +23,15 @@ struct ExpGolombReader {
             zeros = byte == 0 ? zeros + 1 : 0
             unescaped.append(byte)
         }
-        bytes = unescaped
+        bits = BitReader(unescaped)
     }
 
     /// Bits left to read.
-    var remainingBits: Int { bytes.count * 8 - bitIndex }
+    var remainingBits: Int { bits.remainingBits }
 
     /// `u(n)`: `count` bits (0...32), most significant first.
     mutating func read(_ count: Int) -> UInt32? {
-        guard count >= 0, count <= 32, remainingBits >= count else { return nil }
-        var value: UInt32 = 0
-        for _ in 0..<count {
-            let bit = bytes[bitIndex >> 3] >> (7 - UInt8(bitIndex & 7)) & 1
-            value = value << 1 | UInt32(bit)
-            bitIndex += 1
-        }
-        return value
+        bits.read(count)
     }
 
     /// `u(1)` as a flag.

@@ -7,14 +7,6 @@ import TestSupport
 /// What the packager writes for a real x264/AAC stream, put in a directory as a server would serve it and played
 /// by ffmpeg's HLS demuxer (which knows nothing of LL-HLS: it plays the EXTINF segments and ignores the parts).
 @Suite(.serialized) struct FFmpegPlaybackTests {
-    static func tags(of path: String) throws -> [FLVTag] {
-        var reader = FLVReader()
-        reader.append(try Data(contentsOf: URL(fileURLWithPath: path)))
-        var tags: [FLVTag] = []
-        while let tag = try reader.next() { tags.append(tag) }
-        return tags
-    }
-
     /// Writes the playlist and every resource it names into `directory`.
     static func publish(_ packager: LLHLSPackager, into directory: TemporaryDirectory) throws {
         let playlist = try #require(packager.playlist)
@@ -38,27 +30,12 @@ import TestSupport
         }
     }
 
-    static func frameHashes(_ input: String, stream: String, extra: [String] = []) throws -> [String] {
-        let result = try Subprocess.run("ffmpeg", ["-v", "error"] + extra + ["-i", input, "-map", "0:\(stream)",
-                                                                               "-f", "framemd5", "-"], timeout: 60)
-        guard result.status == 0 else { throw Subprocess.Failure(description: result.stderr) }
-        return result.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }
-            .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
-    }
-
     @Test func ffmpegPlaysTheSegmentsAndDecodesEveryFrameThePublisherSent() throws {
         let work = try TemporaryDirectory("hls-ffmpeg")
-        let flv = work.file("source.flv")
-        let made = try Subprocess.run("ffmpeg", [
-            "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30",
-            "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000", "-t", "6",
-            "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "30", "-pix_fmt", "yuv420p",
-            "-c:a", "aac", "-ac", "2", "-f", "flv", flv,
-        ], timeout: 60)
-        try #require(made.status == 0, "\(made.stderr)")
+        let flv = try MediaFixture.makeFLVWithBFrames(in: work, seconds: 6, gop: 30)
 
         var packager = LLHLSPackager(epoch: "p1")
-        for tag in try Self.tags(of: flv) {
+        for tag in try FLVFile.tags(of: flv) {
             _ = packager.append(tag, wallClock: 1_800_000_000_000 + Int64(tag.timestamp))
         }
         _ = packager.finish()
@@ -75,9 +52,11 @@ import TestSupport
         #expect(try ProbeReport.decodeErrors(playlist) == "")
         // The same pictures, frame for frame, as decoding the publisher's FLV.
         let allowed = ["-allowed_extensions", "ALL"]
-        #expect(try Self.frameHashes(playlist, stream: "v", extra: allowed) == Self.frameHashes(flv, stream: "v"))
+        #expect(try ProbeReport.frameHashes(playlist, stream: "v", inputOptions: allowed)
+                == ProbeReport.frameHashes(flv, stream: "v"))
         // The sound too (ffmpeg's AAC decoder is deterministic): every frame the FLV held.
-        #expect(try Self.frameHashes(playlist, stream: "a", extra: allowed) == Self.frameHashes(flv, stream: "a"))
+        #expect(try ProbeReport.frameHashes(playlist, stream: "a", inputOptions: allowed)
+                == ProbeReport.frameHashes(flv, stream: "a"))
 
         // And each part on its own is a playable CMAF chunk after the init segment.
         let part = try #require(packager.segments[2].parts.first)

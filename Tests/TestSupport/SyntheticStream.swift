@@ -1,4 +1,5 @@
 import FLV
+import Foundation
 
 /// FLV tags of a made-up live stream: H.264-shaped frames (not decodable; the packager never decodes) at a fixed
 /// frame rate with a keyframe every `groupFrames`, and AAC frames at 48 kHz, interleaved by timestamp as an RTMP
@@ -82,5 +83,17 @@ public struct SyntheticStream: Sendable {
                 return tags
             }
         }
+    }
+}
+
+/// Reading a whole FLV file into tags.
+public enum FLVFile {
+    /// The tags of the file at `path`.
+    public static func tags(of path: String) throws -> [FLVTag] {
+        var reader = FLVReader()
+        reader.append(try Data(contentsOf: URL(fileURLWithPath: path)))
+        var tags: [FLVTag] = []
+        while let tag = try reader.next() { tags.append(tag) }
+        return tags
     }
 }
