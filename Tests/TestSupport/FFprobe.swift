@@ -93,7 +93,9 @@ public enum MediaFixture {
             "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "\(gop)", "-pix_fmt", "yuv420p",
             "-c:a", "aac", "-ac", "2", "-f", "flv", output,
         ], timeout: 120)
-        guard result.status == 0 else { throw Subprocess.Failure(description: "ffmpeg fixture failed: \(result.stderr)") }
+        guard result.status == 0 else {
+            throw Subprocess.Failure(description: "ffmpeg fixture failed: \(result.stderr)")
+        }
         return output
     }
 
