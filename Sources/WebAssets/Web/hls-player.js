@@ -132,14 +132,16 @@
     /**
      * @param {HTMLVideoElement} video the element to play in (muted, for autoplay to be allowed)
      * @param {string} url the media playlist's URL
-     * @param {{targetLag?: number, backBuffer?: number}} options seconds behind the newest frame to play at
-     *   (default 0.7), and seconds of played media to keep (default 20)
+     * @param {{targetLag?: number, backBuffer?: number, lowLatency?: boolean}} options seconds behind the newest
+     *   frame to play at (default 0.7; with lowLatency false, three target durations), seconds of played media to
+     *   keep (default 20), and false to play as a player without LL-HLS would (whole segments, polled playlist)
      */
     constructor(video, url, options) {
       super();
       this.video = video;
       this.url = new URL(url, global.location.href).href;
-      this.targetLag = (options && options.targetLag) || 0.7;
+      this.lowLatency = !(options && options.lowLatency === false);
+      this.targetLag = (options && options.targetLag) || (this.lowLatency ? 0.7 : 0);
       this.backBuffer = (options && options.backBuffer) || 20;
       this.state = 'idle';
       this.stats = {
@@ -344,7 +346,8 @@
       // Start at the newest independent part; a playlist without parts starts three segments from the end.
       const parts = playlist.segments.flatMap((s) => s.parts);
       const independent = parts.filter((p) => p.independent);
-      const usesParts = independent.length > 0;
+      const usesParts = this.lowLatency && independent.length > 0;
+      if (!this.lowLatency && !this.targetLag) this.targetLag = 3 * playlist.targetDuration;
       let next;
       if (usesParts) {
         const first = independent[independent.length - 1];
@@ -394,7 +397,7 @@
           this.setState('ended');
           return;
         }
-        if (playlist.canBlockReload) {
+        if (playlist.canBlockReload && this.lowLatency) {
           this.prefetchHint(playlist);
           playlist = await this.loadPlaylist(next.msn, usesParts ? next.index : undefined);
         } else {
