@@ -201,20 +201,19 @@ public final class HLSOrigin: Sendable {
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        let reply = await withTaskGroup(of: HLSReply?.self) { group -> HLSReply? in
-            group.addTask { await self.waitForChange(request, for: id, waiter: waiterID) }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+        // One timer per held request ends its wait; a request answered first leaves it nothing to do. (Should the
+        // timer fire before the waiter is registered, the registration sees the deadline passed.)
+        let deadline = ContinuousClock.now + limit
+        let components = limit.components
+        let nanoseconds = Int(components.seconds) * 1_000_000_000 + Int(components.attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            self?.expire(waiterID, of: id)
         }
-        if let reply { return reply }
-        // The hold ended: answer with what there is.
+        if let reply = await waitForChange(request, for: id, waiter: waiterID, until: deadline) { return reply }
+        // The hold ended (or the request was cancelled): answer with what there is.
+        let cancelled = Task.isCancelled
         return state.withLock { state -> HLSReply in
-            state.statistics.timedOutRequests += 1
+            if !cancelled { state.statistics.timedOutRequests += 1 }
             guard let stream = state.streams[id] else { return .error(404, "no such stream") }
             if case .playlist = request, stream.packager.playlist == nil {
                 return .error(404, "the stream has no playlist yet")
@@ -223,14 +222,23 @@ public final class HLSOrigin: Sendable {
         }
     }
 
-    /// Registers a waiter and suspends until it is released (with a reply) or cancelled (nil).
-    private func waitForChange(_ request: Request, for id: HLSStreamID, waiter waiterID: UInt64) async -> HLSReply? {
+    /// Ends a hold that is still waiting.
+    private func expire(_ waiterID: UInt64, of id: HLSStreamID) {
+        let waiter = state.withLock { state -> Waiter? in
+            state.streams[id]?.waiters.removeValue(forKey: waiterID)
+        }
+        waiter?.continuation.resume(returning: nil)
+    }
+
+    /// Registers a waiter and suspends until it is released (with a reply), or cancelled or past its deadline (nil).
+    private func waitForChange(_ request: Request, for id: HLSStreamID, waiter waiterID: UInt64,
+                               until deadline: ContinuousClock.Instant) async -> HLSReply? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<HLSReply?, Never>) in
                 let immediate = state.withLock { state -> HLSReply?? in
                     guard var stream = state.streams[id] else { return .some(.error(404, "no such stream")) }
                     // It may have changed since the first look, or the wait may already be cancelled.
-                    if Task.isCancelled { return .some(nil) }
+                    if Task.isCancelled || ContinuousClock.now >= deadline { return .some(nil) }
                     if let reply = Self.evaluate(request, stream.packager) { return .some(reply) }
                     stream.waiters[waiterID] = Waiter(request: request, continuation: continuation)
                     state.streams[id] = stream
@@ -249,8 +257,9 @@ public final class HLSOrigin: Sendable {
     /// The waiters of `stream` that can be answered now, removed from it.
     private func release(_ stream: inout Stream) -> [(Waiter, HLSReply?)] {
         var released: [(Waiter, HLSReply?)] = []
+        let position = stream.packager.playlist == nil ? nil : stream.packager.position
         for (key, waiter) in stream.waiters {
-            if let reply = Self.evaluate(waiter.request, stream.packager) {
+            if let reply = Self.evaluate(waiter.request, stream.packager, position: position) {
                 stream.waiters[key] = nil
                 released.append((waiter, reply))
             }
@@ -265,10 +274,11 @@ public final class HLSOrigin: Sendable {
     }
 
     /// The answer to `request` now, or nil to keep waiting.
-    private static func evaluate(_ request: Request, _ packager: LLHLSPackager) -> HLSReply? {
+    private static func evaluate(_ request: Request, _ packager: LLHLSPackager,
+                                 position: PlaylistPosition?? = nil) -> HLSReply? {
         switch request {
         case .playlist(let directives):
-            let position = packager.playlist == nil ? nil : packager.position
+            let position = position ?? (packager.playlist == nil ? nil : packager.position)
             switch BlockingReload.decide(directives, position: position) {
             case .ready:
                 guard let text = packager.playlist else {
