@@ -92,3 +92,39 @@ public enum HLSPeers {
         return (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 9 / 10)])
     }
 }
+
+extension HLSPeers {
+    /// What LL-HLS readers (`Peers/hls_readers.py`) got.
+    public struct ReadersReport: Codable, Sendable {
+        public var requests: Int
+        public var parts: Int
+        public var bytes: Int
+        public var errors: Int
+        public var misses: Int
+        public var failedReaders: Int
+        public var failures: [String]
+        /// For each part received: the decode time of its last video frame (ms) and the wall-clock time it arrived
+        /// (ms since the epoch).
+        public var records: [[Double]]
+
+        enum CodingKeys: String, CodingKey {
+            case requests, parts, bytes, errors, misses, failures, records
+            case failedReaders = "failed_readers"
+        }
+    }
+
+    /// Runs `readers` LL-HLS readers (blocking reloads and hinted parts) of the playlist at `url` for `seconds`, or
+    /// until it ends; with `save`, each reader's playlists go to `save/reader-N/`.
+    public static func blockingReaders(url: String, readers: Int, seconds: Double,
+                                       save: String? = nil) throws -> ReadersReport {
+        var arguments = [script("hls_readers.py"), "blocking", url, "\(readers)", "\(seconds)"]
+        if let save { arguments.append(save) }
+        let result = try Subprocess.run("python3", arguments, timeout: seconds + 60)
+        guard let line = result.stdout.split(separator: "\n").last,
+              let report = try? JSONDecoder().decode(ReadersReport.self, from: Data(line.utf8)) else {
+            throw Subprocess.Failure(description: "the HLS readers failed: \(result.stdout.suffix(2000)) "
+                                         + "\(result.stderr.suffix(2000))")
+        }
+        return report
+    }
+}
