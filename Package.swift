@@ -46,6 +46,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", path: "Sources/CPulse",
                        providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
+        // glibc's malloc_trim: the ingest server hands freed buffers back to the system after peers leave.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.
         .target(name: "CTCPInfo", path: "Sources/CTCPInfo"),
 
@@ -97,7 +99,9 @@ let package = Package(
 
         // Drivers: an RTMP machine fed by a transport.
         .target(name: "Publisher", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"], swiftSettings: strict),
-        .target(name: "IngestServer", dependencies: ["StreamCore", "RTMP", "FLV", "Transport", "Digest"],
+        .target(name: "IngestServer",
+                dependencies: ["RTMP", "FLV", "AMF", "Transport", "Digest", "Locking",
+                               .target(name: "CMalloc", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
 
         // The live session: capture → composite → encode → publish, with backpressure, reconnect and stats.
@@ -154,8 +158,8 @@ let package = Package(
         .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI", "Broadcast", "stream", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
-                    dependencies: ["StreamCore", "FLV", "RTMP", "Transport", "Publisher", "IngestServer", "StreamCLI",
-                                   "TestSupport", "stream"],
+                    dependencies: ["StreamCore", "AMF", "FLV", "RTMP", "Transport", "Publisher", "IngestServer",
+                                   "StreamCLI", "TestSupport", "stream"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -23,14 +23,9 @@ final class SettingsModel {
     private let credentials = KeychainAccess.credentialStore()
 
     init() {
-        do {
-            let result = try store.load()
-            settings = result.settings
-            warnings = result.warnings.map(\.message)
-        } catch {
-            settings = StreamSettings()
-            warnings = ["\(error)"]
-        }
+        let result = store.load()
+        settings = result.settings
+        warnings = result.warnings.map(\.message)
         do {
             if let saved = try credentials.load() {
                 urlText = saved.url.tcUrl

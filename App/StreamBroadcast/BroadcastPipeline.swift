@@ -45,7 +45,7 @@ final class BroadcastPipeline {
     /// opens the audio encoder and starts connecting.
     /// - Parameter events: the publisher's events (published, failed), on the network queue.
     init(events: @escaping @Sendable (RTMPNetworkPublisher.Event) -> Void) throws(Failure) {
-        settings = (try? SettingsStore.appGroup().load().settings) ?? StreamSettings()
+        settings = SettingsStore.appGroup().load().settings
         let stored: StreamCredentials?
         do {
             stored = try KeychainAccess.credentialStore().load()

@@ -30,7 +30,8 @@ final class LiveStream {
     private var groupOfPictures: [MediaMessage] = []
     private var groupOfPicturesBytes = 0
     private var groupOfPicturesOverflowed = false
-    var recorder: FLVRecorder?
+    /// The recording of the current publish, when the server records.
+    var recording: StreamRecording?
 
     init(key: Key) {
         self.key = key
@@ -79,23 +80,30 @@ final class LiveStream {
             player.connection.sendMetadata(object, streamID: player.streamID)
         }
         // The recording stores it as an onMetaData script tag, as nginx-rtmp does.
-        recorder?.write(FLVTag(type: .scriptData, timestamp: 0,
-                               body: AMF0.encode([.string(FLVMetadata.handlerName), .ecmaArray(object)])))
+        recording?.writeMetadata(object)
     }
 
     /// Relays one audio or video message from the publisher to every player and the recording.
-    func publishMedia(_ message: MediaMessage, playerQueueLimit: Int, onBehind: (ServerConnection, Int) -> Void) {
+    /// - Parameters:
+    ///   - playerQueueLimit: past this many queued bytes a player skips to the next keyframe.
+    ///   - budgetShare: when all players' queues together are past the server's budget, each player's share of
+    ///     it: a player holding more skips to the next keyframe too. Nil while the budget holds.
+    ///   - onBehind: called when a player starts skipping, with its queued bytes.
+    func publishMedia(_ message: MediaMessage, playerQueueLimit: Int, budgetShare: Int?,
+                      onBehind: (ServerConnection, Int) -> Void) {
+        let tag = message.flvTag
         let isVideo = message.kind == .video
-        let isKeyframe = isVideo && message.body.first.map { $0 >> 4 == 1 } == true
-        let isHeader = Self.isSequenceHeader(message)
+        let isKeyframe = tag.isVideoKeyFrame
+        let isHeader = tag.isSequenceHeader
         if isHeader {
             if isVideo { videoHeader = message } else if message.kind == .audio { audioHeader = message }
         } else {
             remember(message, isKeyframe: isKeyframe)
         }
+        let limit = min(playerQueueLimit, budgetShare ?? .max)
         for (id, var player) in players {
             let connection = player.connection
-            if !isHeader && connection.queuedBytes > playerQueueLimit {
+            if !isHeader && connection.queuedBytes > limit {
                 // This player cannot keep up: drop its backlog of frames, resume at a keyframe.
                 if !player.waitingForKeyframe {
                     player.waitingForKeyframe = true
@@ -113,9 +121,8 @@ final class LiveStream {
             }
             connection.sendMedia(message, streamID: player.streamID)
         }
-        if let recorder, message.kind != .data {
-            recorder.write(FLVTag(type: isVideo ? .video : .audio, timestamp: message.timestamp, body: message.body))
-        }
+        recording?.write(message, isKeyframe: isKeyframe, isHeader: isHeader,
+                         headers: StreamRecording.Headers(metadata: metadata, video: videoHeader, audio: audioHeader))
     }
 
     private func remember(_ message: MediaMessage, isKeyframe: Bool) {
@@ -137,15 +144,5 @@ final class LiveStream {
         groupOfPictures.removeAll(keepingCapacity: true)
         groupOfPicturesBytes = 0
         groupOfPicturesOverflowed = false
-    }
-
-    /// FLV: AVC sequence header = codec 7 and AVCPacketType 0; AAC sequence header = format 10 and type 0.
-    static func isSequenceHeader(_ message: MediaMessage) -> Bool {
-        guard message.body.count >= 2 else { return false }
-        switch message.kind {
-        case .video: return message.body[0] & 0x0F == 7 && message.body[1] == 0
-        case .audio: return message.body[0] >> 4 == 10 && message.body[1] == 0
-        default: return false
-        }
     }
 }

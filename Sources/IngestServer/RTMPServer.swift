@@ -1,6 +1,5 @@
 import Foundation
 import Locking
-import Synchronization
 import Transport
 
 /// An RTMP and RTMPS ingest: accepts publishers, relays each stream to any number of players (a new player
@@ -20,16 +19,23 @@ public final class RTMPServer: Sendable {
         public var allowedKeys: KeyList?
         /// The applications that may be published to; empty allows any.
         public var applications: Set<String>
-        /// The most connections open at once, per listener.
+        /// The most connections open at once, per listener. Peers past it are accepted and closed at once, and
+        /// said so (``ServerEvent/connectionsRefused(count:limit:lastPeer:seconds:)``, a few lines per burst).
         public var maxConnections: Int
         /// How long a new connection has to finish the handshake and `connect`.
         public var handshakeTimeout: Duration
         /// A connection on which no byte moves for this long is closed.
         public var idleTimeout: Duration
-        /// The largest RTMP message accepted from a peer.
+        /// The largest RTMP message accepted from a publisher. Until a peer is allowed to publish it may send only
+        /// commands: 64 KiB messages and chunks (``ChunkDecoderLimits/commands``).
         public var maximumMessageSize: Int
         /// Bytes queued to one player beyond which it skips to the next keyframe.
         public var playerQueueLimit: Int
+        /// The server-wide bound on bytes held for peers, applied to each direction: unfinished incoming messages
+        /// of all connections together, and bytes queued to all players together. Past it, a peer holding more
+        /// than its even share of unfinished messages is closed, and a player holding more than its even share
+        /// of queued bytes skips to the next keyframe.
+        public var bufferBudget: Int
         /// Receives log events (on the loop thread: keep it quick). Stream keys appear only as tags.
         public var onEvent: @Sendable (ServerEvent) -> Void
 
@@ -39,7 +45,8 @@ public final class RTMPServer: Sendable {
                     recordDirectory: String? = nil, allowedKeys: KeyList? = nil, applications: Set<String> = [],
                     maxConnections: Int = 512, handshakeTimeout: Duration = .seconds(10),
                     idleTimeout: Duration = .seconds(30), maximumMessageSize: Int = 8 << 20,
-                    playerQueueLimit: Int = 4 << 20, onEvent: @escaping @Sendable (ServerEvent) -> Void = { _ in }) {
+                    playerQueueLimit: Int = 4 << 20, bufferBudget: Int = 64 << 20,
+                    onEvent: @escaping @Sendable (ServerEvent) -> Void = { _ in }) {
             self.listen = listen
             self.tlsListen = tlsListen
             self.recordDirectory = recordDirectory
@@ -50,6 +57,7 @@ public final class RTMPServer: Sendable {
             self.idleTimeout = idleTimeout
             self.maximumMessageSize = maximumMessageSize
             self.playerQueueLimit = playerQueueLimit
+            self.bufferBudget = bufferBudget
             self.onEvent = onEvent
         }
     }
@@ -80,10 +88,14 @@ public final class RTMPServer: Sendable {
 
     /// Binds the listeners and starts accepting.
     /// - Returns: the bound ports.
-    /// - Throws: ``IngestServerError`` when an address is in use or the certificate cannot be loaded.
+    /// - Throws: ``IngestServerError`` when an address is in use, the certificate cannot be loaded, or the
+    ///   recording directory cannot be written (said now, not at the first publish).
     @discardableResult
     public func start() async throws(IngestServerError) -> BoundPorts {
         let configuration = self.configuration
+        if let directory = configuration.recordDirectory {
+            try Self.checkWritable(directory)
+        }
         let counter = self.counter
         let loop = self.loop
         do {
@@ -109,18 +121,24 @@ public final class RTMPServer: Sendable {
             return value
         }
         if let current {
-            let done = Atomic<Bool>(false)
-            loop.execute {
-                current.value.close()
-                done.store(true, ordering: .releasing)
-            }
-            // Wait for the close to run on the loop thread before shutting it down.
-            let deadline = ContinuousClock.now + .seconds(5)
-            while !done.load(ordering: .acquiring) && ContinuousClock.now < deadline {
-                usleep(1000)
-            }
+            // The loop runs submitted work in order: this close runs before the stop that shutdown() queues, and
+            // shutdown() returns once the loop thread has ended, so every recording is closed when stop() returns.
+            loop.execute { current.value.close() }
         }
         loop.shutdown()
+    }
+
+    /// Creates and removes a file in `directory`, so that a directory that cannot take recordings (missing,
+    /// read-only, not ours) is reported when the server starts.
+    static func checkWritable(_ directory: String) throws(IngestServerError) {
+        let probe = "\(directory)/.stream-write-check-\(getpid())"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let error = RecordingWriteError.system(errno, "record to", directory)
+            throw IngestServerError("\(error): choose a directory this user can write to, or record nothing")
+        }
+        close(fd)
+        unlink(probe)
     }
 
     deinit {
@@ -133,6 +151,8 @@ final class ServerState {
     let hub: StreamHub
     private var listeners: [Listener] = []
     let ports: RTMPServer.BoundPorts
+    private var refusals = RefusalLog()
+    private var refusalFlush: Scheduled?
 
     init(configuration: RTMPServer.Configuration, statistics: ServerStatisticsCounter,
          loop: EventLoop) throws(TransportError) {
@@ -164,9 +184,37 @@ final class ServerState {
         }
         self.listeners = listeners
         self.ports = ports
+        for listener in listeners {
+            listener.onRefuse = { [unowned self, unowned loop] peer in
+                self.refused(peer: peer, limit: configuration.maxConnections, loop: loop)
+            }
+        }
+    }
+
+    /// A listener refused a peer: log it, a few lines per burst with counts.
+    private func refused(peer: String, limit: Int, loop: EventLoop) {
+        if let report = refusals.refused(peer: peer, at: .now) { emit(report, limit: limit) }
+        armRefusalFlush(limit: limit, loop: loop)
+    }
+
+    /// Arms a timer for the refusals counted but not yet reported.
+    private func armRefusalFlush(limit: Int, loop: EventLoop) {
+        guard refusalFlush == nil, let deadline = refusals.flushDeadline else { return }
+        refusalFlush = loop.scheduleOnLoop(after: ContinuousClock.now.duration(to: deadline)) { [weak self] in
+            guard let self else { return }
+            refusalFlush = nil
+            if let report = refusals.flush(at: .now) { emit(report, limit: limit) }
+            armRefusalFlush(limit: limit, loop: loop)
+        }
+    }
+
+    private func emit(_ report: RefusalLog.Report, limit: Int) {
+        hub.emit(.connectionsRefused(count: report.count, limit: limit, lastPeer: report.lastPeer,
+                                     seconds: report.seconds))
     }
 
     func close() {
+        refusalFlush?.cancel()
         listeners.forEach { $0.close() }
         listeners.removeAll()
         hub.closeAll()

@@ -12,6 +12,9 @@ final class ServerConnection: ConnectionHandler {
     private var playing: [UInt32: LiveStream] = [:]
     private var pendingPublish: (app: String, name: String)?
     private var handshakeTimer: Scheduled?
+    /// Bytes of unfinished incoming messages last reported to the hub's budget.
+    private var inboundHeld = 0
+    private var isTornDown = false
     private(set) var bytesSent = 0
     let peer: String
 
@@ -36,6 +39,11 @@ final class ServerConnection: ConnectionHandler {
     func connectionDidRead(_ connection: Connection, bytes: [UInt8]) {
         hub.statistics.update { $0.bytesReceived += bytes.count }
         run(session.bytesReceived(bytes))
+        guard !isTornDown else { return }
+        let held = session.bufferedByteCount
+        let old = inboundHeld
+        inboundHeld = held
+        if let reason = hub.inboundBufferChanged(from: old, to: held) { fail(reason) }
     }
 
     func connectionDidClose(_ connection: Connection, error: TransportError?) {
@@ -128,6 +136,9 @@ final class ServerConnection: ConnectionHandler {
     }
 
     private func tearDown() {
+        isTornDown = true
+        _ = hub.inboundBufferChanged(from: inboundHeld, to: 0)
+        inboundHeld = 0
         if let current = published {
             hub.stopPublishing(current.stream, connection: self)
             published = nil
@@ -136,6 +147,6 @@ final class ServerConnection: ConnectionHandler {
             hub.stopPlaying(stream, connection: self)
         }
         playing.removeAll()
-        hub.connectionClosed(self)
+        hub.connectionClosed(self, loop: connection.loop)
     }
 }

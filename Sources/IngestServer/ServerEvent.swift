@@ -16,10 +16,17 @@ public enum ServerEvent: Sendable, Equatable, CustomStringConvertible {
     case recordingStarted(path: String)
     /// A recording file was closed.
     case recordingFinished(path: String, bytes: Int)
-    /// Writing a recording failed; the stream goes on without it.
+    /// Writing a recording failed (a full disk, a directory that cannot be written); the stream goes on without
+    /// it, and the reason says what was kept and when recording starts again.
     case recordingFailed(path: String, reason: String)
+    /// A recording file was removed instead of kept: it held no audio or video frame.
+    case recordingRemoved(path: String, reason: String)
     /// A connection ended with an error (protocol violation, timeout, TLS failure).
     case connectionFailed(peer: String, reason: String)
+    /// Peers were accepted and closed at once because `limit` connections were open on their listener.
+    /// Rate-limited: the first refusal after a quiet spell is reported alone, later ones are counted and reported
+    /// together at most every few seconds (`seconds` is the span they were counted over).
+    case connectionsRefused(count: Int, limit: Int, lastPeer: String, seconds: Int?)
 
     /// One log line.
     public var description: String {
@@ -35,7 +42,14 @@ public enum ServerEvent: Sendable, Equatable, CustomStringConvertible {
         case .recordingStarted(let path): "recording to \(path)"
         case .recordingFinished(let path, let bytes): "recording finished: \(path) (\(bytes) bytes)"
         case .recordingFailed(let path, let reason): "recording to \(path) failed: \(reason)"
+        case .recordingRemoved(let path, let reason): "recording \(path) removed: \(reason)"
         case .connectionFailed(let peer, let reason): "connection from \(peer) failed: \(reason)"
+        case .connectionsRefused(1, let limit, let peer, nil):
+            "connection from \(peer) refused: \(limit) connections are open, the most allowed"
+        case .connectionsRefused(let count, let limit, let peer, let seconds):
+            "refused \(count) connection\(count == 1 ? "" : "s")"
+                + (seconds.map { " in the last \($0) s" } ?? "")
+                + " (\(limit) open, the most allowed); the last from \(peer)"
         }
     }
 }

@@ -13,6 +13,10 @@ final class StreamHub {
     let statistics: ServerStatisticsCounter
     private var streams: [LiveStream.Key: LiveStream] = [:]
     private var connections: [ObjectIdentifier: ServerConnection] = [:]
+    /// Bytes all connections hold in unfinished incoming messages (each reports its changes).
+    private var inboundBuffered = 0
+    private var playerCount = 0
+    private let memoryTrim = MemoryTrim()
 
     init(configuration: RTMPServer.Configuration, statistics: ServerStatisticsCounter) {
         self.configuration = configuration
@@ -20,7 +24,22 @@ final class StreamHub {
         self.statistics = statistics
         var session = ServerSession.Configuration()
         session.limits.maximumMessageLength = configuration.maximumMessageSize
+        session.limitsBeforePublish.maximumMessageLength = min(session.limitsBeforePublish.maximumMessageLength,
+                                                               configuration.maximumMessageSize)
         sessionConfiguration = session
+    }
+
+    /// A connection's unfinished incoming messages went from `old` to `new` bytes.
+    /// - Returns: why it must be closed, when all connections together hold more than the budget and this one
+    ///   holds more than its even share of it; nil otherwise.
+    func inboundBufferChanged(from old: Int, to new: Int) -> String? {
+        inboundBuffered += new - old
+        let budget = configuration.bufferBudget
+        guard inboundBuffered > budget else { return nil }
+        let share = budget / max(1, connections.count)
+        guard new > share else { return nil }
+        return "the server's buffer budget (\(budget >> 20) MiB of unfinished messages for all connections) is "
+            + "used up and this peer holds \(new) bytes, more than its share of \(share): closing it"
     }
 
     func accept(_ connection: Connection) {
@@ -32,9 +51,10 @@ final class StreamHub {
         statistics.update { $0.connections = connections.count }
     }
 
-    func connectionClosed(_ connection: ServerConnection) {
+    func connectionClosed(_ connection: ServerConnection, loop: EventLoop) {
         connections[ObjectIdentifier(connection)] = nil
         statistics.update { $0.connections = connections.count }
+        memoryTrim.connectionClosed(on: loop)
     }
 
     func authorizePublish(app: String, name: String, peer: String) -> (allowed: Bool, statusCode: String) {
@@ -61,13 +81,7 @@ final class StreamHub {
         statistics.update { $0.publishers += 1 }
         emit(.publishStarted(app: app, keyTag: stream.keyTag, peer: connection.peer))
         if let directory = configuration.recordDirectory {
-            do {
-                let recorder = try FLVRecorder(directory: directory, app: app, keyTag: stream.keyTag)
-                stream.recorder = recorder
-                emit(.recordingStarted(path: recorder.path))
-            } catch {
-                emit(.recordingFailed(path: directory, reason: error.description))
-            }
+            stream.recording = StreamRecording(directory: directory, app: app, keyTag: stream.keyTag, emit: emit)
         }
         return stream
     }
@@ -77,21 +91,15 @@ final class StreamHub {
         stream.detachPublisher()
         statistics.update { $0.publishers -= 1 }
         emit(.publishStopped(app: stream.key.app, keyTag: stream.keyTag, peer: connection.peer))
-        if let recorder = stream.recorder {
-            recorder.close()
-            if let failure = recorder.failure {
-                emit(.recordingFailed(path: recorder.path, reason: failure))
-            } else {
-                emit(.recordingFinished(path: recorder.path, bytes: recorder.bytesWritten))
-            }
-            stream.recorder = nil
-        }
+        stream.recording?.finish()
+        stream.recording = nil
         if stream.isEmpty { streams[stream.key] = nil }
     }
 
     func startPlaying(app: String, name: String, connection: ServerConnection, streamID: UInt32) -> LiveStream {
         let stream = stream(app: app, name: name)
         stream.addPlayer(connection, streamID: streamID)
+        playerCount += 1
         statistics.update { $0.players += 1 }
         emit(.playStarted(app: app, keyTag: stream.keyTag, peer: connection.peer))
         return stream
@@ -100,13 +108,24 @@ final class StreamHub {
     func stopPlaying(_ stream: LiveStream, connection: ServerConnection) {
         guard stream.players[ObjectIdentifier(connection)] != nil else { return }
         stream.removePlayer(connection)
+        playerCount -= 1
         statistics.update { $0.players -= 1 }
         emit(.playStopped(app: stream.key.app, keyTag: stream.keyTag, peer: connection.peer))
         if stream.isEmpty { streams[stream.key] = nil }
     }
 
     func relay(_ message: MediaMessage, in stream: LiveStream) {
-        stream.publishMedia(message, playerQueueLimit: configuration.playerQueueLimit) { connection, queued in
+        var budgetShare: Int?
+        if !stream.players.isEmpty {
+            // Every player's queue, against the server's budget: past it, players holding more than an even share
+            // skip to the next keyframe, so slow players shed frames before anything else grows.
+            let queued = connections.values.reduce(0) { $0 + $1.queuedBytes }
+            if queued > configuration.bufferBudget {
+                budgetShare = configuration.bufferBudget / max(1, playerCount)
+            }
+        }
+        stream.publishMedia(message, playerQueueLimit: configuration.playerQueueLimit,
+                            budgetShare: budgetShare) { connection, queued in
             statistics.update { $0.playerSkips += 1 }
             emit(.playerBehind(app: stream.key.app, keyTag: stream.keyTag, peer: connection.peer,
                                queuedBytes: queued))

@@ -20,8 +20,9 @@ public struct ChunkDecoder: Sendable {
         var extendedValue: UInt32 = 0
     }
 
-    /// The limits in force.
-    public let limits: ChunkDecoderLimits
+    /// The limits in force. A driver may change them as the session's phase changes (a server raises them once
+    /// a publish is allowed); they apply to the chunks parsed from then on.
+    public var limits: ChunkDecoderLimits
     private var buffer: [UInt8] = []
     private var readIndex = 0
     private var streams: [UInt32: ChunkStream] = [:]
@@ -41,10 +42,20 @@ public struct ChunkDecoder: Sendable {
     /// Bytes appended but not yet consumed as whole chunks.
     public var unconsumedByteCount: Int { buffer.count - readIndex }
 
+    /// Bytes held for the peer: unconsumed input and the payload of messages in progress.
+    public var bufferedByteCount: Int { unconsumedByteCount + bufferedPayloadBytes }
+
+    /// The input buffer's capacity kept between reads; a larger one (after a big chunk) is freed once consumed.
+    private static let retainedCapacity = 64 * 1024
+
     /// Appends bytes received from the peer.
     public mutating func append<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
         if readIndex > 0 {
-            buffer.removeSubrange(0..<readIndex)
+            if readIndex == buffer.count && buffer.capacity > Self.retainedCapacity {
+                buffer = []
+            } else {
+                buffer.removeSubrange(0..<readIndex)
+            }
             readIndex = 0
         }
         buffer.append(contentsOf: bytes)

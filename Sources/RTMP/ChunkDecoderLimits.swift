@@ -26,4 +26,13 @@ public struct ChunkDecoderLimits: Sendable, Equatable {
 
     /// The defaults: 16 MiB chunks, 8 MiB messages, 16 MiB buffered, 32 chunk streams in progress, 256 known.
     public static let `default` = ChunkDecoderLimits()
+
+    /// What a peer that has not been allowed to publish needs: commands (`connect`, `createStream`, `publish`,
+    /// `play`: a few hundred bytes each) and control messages. 64 KiB chunks (the top of the range SRS calls valid:
+    /// it warns about any peer that sets more), 64 KiB messages and 64 KiB buffered in all, 8 chunk streams in
+    /// progress and 64 known: a peer that never gets that far can hold about 128 KiB, not the 32 MiB of
+    /// ``default``.
+    public static let commands = ChunkDecoderLimits(maximumChunkSize: 0x1_0000, maximumMessageLength: 0x1_0000,
+                                                    maximumBufferedBytes: 0x1_0000, maximumChunkStreamsInProgress: 8,
+                                                    maximumChunkStreams: 64)
 }

@@ -47,6 +47,11 @@ public struct RTMPError: Error, Sendable, Equatable, CustomStringConvertible {
         self.description = description
     }
 
+    /// The same error with `hint` appended to its description.
+    func adding(_ hint: String) -> RTMPError {
+        RTMPError(code, statusCode: statusCode, description + hint)
+    }
+
     /// The first byte from the peer is not RTMP version 3.
     /// - Parameter version: the byte received.
     static func unsupportedVersion(_ version: UInt8) -> RTMPError {

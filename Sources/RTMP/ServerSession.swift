@@ -18,16 +18,20 @@ public struct ServerSession: Sendable {
         public var windowAcknowledgementSize: UInt32
         /// The Set Peer Bandwidth we announce (RTMP §5.4.5).
         public var peerBandwidth: UInt32
-        /// The chunk decoder limits for what clients send.
+        /// The chunk decoder limits for what a client sends once it is allowed to publish.
         public var limits: ChunkDecoderLimits
+        /// The chunk decoder limits until then: from the handshake on, through `connect`, for every player.
+        public var limitsBeforePublish: ChunkDecoderLimits
 
         /// Creates a configuration with nginx-rtmp's customary values.
         public init(chunkSize: UInt32 = 4096, windowAcknowledgementSize: UInt32 = 5_000_000,
-                    peerBandwidth: UInt32 = 5_000_000, limits: ChunkDecoderLimits = .default) {
+                    peerBandwidth: UInt32 = 5_000_000, limits: ChunkDecoderLimits = .default,
+                    limitsBeforePublish: ChunkDecoderLimits = .commands) {
             self.chunkSize = chunkSize
             self.windowAcknowledgementSize = windowAcknowledgementSize
             self.peerBandwidth = peerBandwidth
             self.limits = limits
+            self.limitsBeforePublish = limitsBeforePublish
         }
     }
 
@@ -100,8 +104,12 @@ public struct ServerSession: Sendable {
     public init(configuration: Configuration = Configuration(), time: UInt32 = 0, random: [UInt8]) {
         self.configuration = configuration
         state = .handshaking(Handshaking(handshake: ServerHandshake(time: time, random: random)))
-        connection = RTMPConnection(limits: configuration.limits)
+        connection = RTMPConnection(limits: configuration.limitsBeforePublish)
     }
+
+    /// Bytes held for the peer by the chunk decoder (unconsumed input and messages in progress): what a driver
+    /// counts against a budget shared by all connections.
+    public var bufferedByteCount: Int { connection.decoder.bufferedByteCount }
 
     /// Feeds bytes read from the client.
     /// - Returns: the actions to run in order.
@@ -128,10 +136,22 @@ public struct ServerSession: Sendable {
                 if case .closed = state { break }
             }
         } catch {
+            let publishing = isPublishingAny
             state = .closed
-            return flush(actions) + [.failed(error)]
+            // Nothing more is read on a failed session: free what the decoder held at once.
+            connection.decoder = ChunkDecoder(limits: connection.decoder.limits)
+            let overLimit: Set<RTMPError.Code> = [.chunkSizeOutOfRange, .messageTooLarge, .resourceLimitExceeded]
+            guard !publishing, overLimit.contains(error.code) else { return flush(actions) + [.failed(error)] }
+            return flush(actions) + [.failed(error.adding(" (limits before publish: a peer that has not been "
+                                                            + "allowed to publish may send only commands)"))]
         }
         return flush(actions)
+    }
+
+    /// Whether a publish was accepted on any stream (the decoder then has its publishing limits).
+    private var isPublishingAny: Bool {
+        guard case .connected(let connected) = state else { return false }
+        return connected.streams.values.contains(.publishing)
     }
 
     /// Answers `.authorizePublish`.
@@ -147,6 +167,8 @@ public struct ServerSession: Sendable {
         if allowed {
             connected.streams[streamID] = .publishing
             state = .connected(connected)
+            // A publisher sends media: from now on it gets the limits for that (large messages and chunks).
+            connection.decoder.limits = configuration.limits
             connection.send(.userControl(.streamBegin(streamID: streamID)))
             sendStatus(StatusInfo(level: "status", code: "NetStream.Publish.Start", description: "Start publishing"),
                        streamID: streamID)
@@ -252,7 +274,9 @@ public struct ServerSession: Sendable {
             guard command.name == "connect" else {
                 throw RTMPError.unexpectedMessage("'\(command.name)' before connect")
             }
-            let app = command.commandObject["app"]?.stringValue ?? ""
+            // `live?token=t1` is app `live`: the query is for the ingest's checks (it stays in tcUrl), as
+            // nginx-rtmp files it.
+            let app = Self.withoutQuery(command.commandObject["app"]?.stringValue ?? "")
             connection.announceWindowSize(configuration.windowAcknowledgementSize)
             connection.send(.setPeerBandwidth(windowSize: configuration.peerBandwidth, limitType: .dynamic))
             connection.setOutgoingChunkSize(configuration.chunkSize)
@@ -290,7 +314,7 @@ public struct ServerSession: Sendable {
             connected.streams[newID] = .created
             sendResult(command.transactionID, .number(Double(newID)))
         case "publish":
-            let name = command.arguments.first?.stringValue ?? ""
+            let name = Self.withoutQuery(command.arguments.first?.stringValue ?? "")
             let role = connected.streams[streamID]
             let hasRoom = connected.streams.count < ServerSession.maximumStreams
             let roomForStream = role == .created || (role == nil && hasRoom)
@@ -304,7 +328,7 @@ public struct ServerSession: Sendable {
             actions.append(contentsOf: flush([]))
             actions.append(.authorizePublish(app: connected.app, streamName: name))
         case "play":
-            let name = command.arguments.first?.stringValue ?? ""
+            let name = Self.withoutQuery(command.arguments.first?.stringValue ?? "")
             guard streamID != 0 else { return }
             guard connected.streams[streamID] != nil || connected.streams.count < ServerSession.maximumStreams else {
                 throw RTMPError.resourceLimitExceeded("more than \(ServerSession.maximumStreams) streams")
@@ -351,6 +375,12 @@ public struct ServerSession: Sendable {
         default:
             break  // getStreamLength, _checkbw, ...: nginx-rtmp ignores unknown commands, and clients cope
         }
+    }
+
+    /// An application or stream name without its query (`key?token=t1` → `key`), as nginx-rtmp splits names
+    /// into the name and its arguments: a query holds tokens and options for the ingest, not a different stream.
+    public static func withoutQuery(_ name: String) -> String {
+        String(name.prefix { $0 != "?" })
     }
 
     // MARK: - Output

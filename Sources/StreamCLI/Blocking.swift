@@ -27,7 +27,14 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) 
 /// While it exists, the signals no longer kill the process: the command ends cleanly instead (unpublish,
 /// flush, close the recording). A second Ctrl-C while stopping still exits at once.
 final class InterruptSignal: Sendable {
-    private let state = Locked<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+    private struct State {
+        var count = 0
+        var nextWaiter = 0
+        /// Each waiter resumes with true on a signal, or false when its time limit (if any) passes first.
+        var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+    }
+
+    private let state = Locked(State())
     // Safe: set once in init, then only cancelled in deinit; dispatch sources are thread-safe objects.
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
 
@@ -47,33 +54,46 @@ final class InterruptSignal: Sendable {
 
     /// Returns once SIGINT or SIGTERM arrives (at once if one already did).
     func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { value -> Bool in
-                if value.count > 0 { return true }
-                value.waiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
+        _ = await wait(limit: nil)
     }
 
-    /// Returns true once SIGINT or SIGTERM arrives, or false when `limit` passes first.
+    /// Returns true once SIGINT or SIGTERM arrives, or false when `limit` passes first. Nothing polls: the
+    /// signal or a one-shot timer resumes the waiter, whichever comes first.
     func wait(upTo limit: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while !hasFired && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: min(.milliseconds(50), deadline - ContinuousClock.now))
+        await wait(limit: limit)
+    }
+
+    private func wait(limit: Duration?) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let id = state.withLock { value -> Int? in
+                if value.count > 0 { return nil }
+                value.nextWaiter += 1
+                value.waiters[value.nextWaiter] = continuation
+                return value.nextWaiter
+            }
+            guard let id else {
+                continuation.resume(returning: true)
+                return
+            }
+            guard let limit else { return }
+            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) * 1e-18
+            let deadline = DispatchTime.now() + seconds
+            // Weak: a signal that came first lets the waiter return and this object go before the timer fires.
+            DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
+                guard let self, let expired = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return }
+                expired.resume(returning: false)
+            }
         }
-        return hasFired
     }
 
     private func fire() {
-        let waiters = state.withLock { value -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLock { value -> [CheckedContinuation<Bool, Never>] in
             value.count += 1
             if value.count > 1 { exit(130) }
-            defer { value.waiters = [] }
-            return value.waiters
+            defer { value.waiters = [:] }
+            return Array(value.waiters.values)
         }
-        waiters.forEach { $0.resume() }
+        waiters.forEach { $0.resume(returning: true) }
     }
 
     deinit {

@@ -49,7 +49,8 @@ public struct Console: Sendable {
                 write(fd, buffer.baseAddress! + offset, buffer.count - offset)
             }
             if count < 0 && errno == EINTR { continue }
-            // A closed pipe or full disk: there is nowhere left to report it.
+            // A closed pipe (EPIPE: SIGPIPE is ignored, see ProcessSignals), a closed descriptor or a full disk:
+            // the text is dropped and the command goes on, since there is nowhere left to report it.
             guard count > 0 else { return }
             offset += count
         }

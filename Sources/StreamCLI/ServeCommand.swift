@@ -10,8 +10,14 @@ struct ServeCommand: Command {
         Publishers (OBS, ffmpeg, `stream broadcast`) push to rtmp://HOST:PORT/APP with a stream key; players
         (ffplay, ffmpeg, VLC) play rtmp://HOST:PORT/APP/KEY. A new player starts at the last keyframe. Each publish
         is recorded as APP-TAG-TIME.flv, where TAG is a short one-way tag of the key: the key itself never appears
-        in file names or logs. Without --keys-file any key may publish, as with nginx-rtmp. Ctrl-C stops the
-        server and closes the recordings cleanly.
+        in file names or logs. Without --keys-file any key may publish, as with nginx-rtmp. A query on the app or
+        key (live?token=t1) is not part of the stream's name. Until a peer may publish it can send only commands
+        (64 KiB); all peers' unfinished messages, and all players' queues, have a 64 MiB budget each (past it, the
+        peers holding the most are closed, the players holding the most skip to the next keyframe). Peers past
+        --max-connections are logged, a line every few seconds with counts. A --record-dir that cannot be written
+        is an error at start; when the disk fills, the file is closed at its last whole tag, the stream goes on,
+        and recording resumes in a new file once space is freed. Ctrl-C stops the server and closes the
+        recordings cleanly.
         """
     let options: [OptionSpec] = [
         .value("listen", valueName: "HOST:PORT", help: "Plain RTMP address (default 127.0.0.1:1935; port 0 = any free)."),

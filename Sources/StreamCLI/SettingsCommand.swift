@@ -7,8 +7,8 @@ struct SettingsCommand: Command {
     let subcommands: [any Command] = [SettingsShowCommand(), SettingsSetCommand(), SettingsResetCommand()]
 
     /// Loads the settings, printing every warning (clamped values, a corrupt blob moved aside) to stderr.
-    static func load(_ store: SettingsStore, context: CommandContext) throws -> StreamSettings {
-        let result = try store.load()
+    static func load(_ store: SettingsStore, context: CommandContext) -> StreamSettings {
+        let result = store.load()
         for warning in result.warnings { context.warn("settings: \(warning.message)") }
         return result.settings
     }
@@ -22,7 +22,7 @@ struct SettingsShowCommand: Command {
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try arguments.requireNoPositionals("settings show")
-        let settings = try SettingsCommand.load(context.settingsStore(), context: context)
+        let settings = SettingsCommand.load(try context.settingsStore(), context: context)
         if arguments.flag("json") {
             context.console.print(String(decoding: SettingsStore.encode(settings), as: UTF8.self))
             return ExitCode.success
@@ -57,7 +57,7 @@ struct SettingsSetCommand: Command {
                                     + SettingsKey.allCases.map(\.rawValue).joined(separator: ", "))
         }
         let store = try context.settingsStore()
-        var settings = try SettingsCommand.load(store, context: context)
+        var settings = SettingsCommand.load(store, context: context)
         let before = settings
         try key.apply(arguments.positionals[1], to: &settings)
         for warning in try store.save(settings) { context.warn("settings: \(warning.message)") }

@@ -6,11 +6,13 @@ public enum StreamCLIMain {
     /// The version printed by `stream --version`.
     public static let version = "0.1.0"
 
-    /// Runs `stream` with the process's standard streams and environment.
+    /// Runs `stream` with the process's standard streams and environment, after the process-wide signal set-up
+    /// (SIGPIPE ignored: a closed output pipe never ends a broadcast or a server).
     /// - Parameter args: the full command line; `args[0]` is the program name.
     /// - Returns: the exit code (0 ok, 1 failure, 2 usage).
     public static func run(_ args: [String]) -> Int32 {
-        run(args, console: .standard, environment: ProcessInfo.processInfo.environment)
+        ProcessSignals.configure()
+        return run(args, console: .standard, environment: ProcessInfo.processInfo.environment)
     }
 
     /// Runs `stream` with an injected console and environment.

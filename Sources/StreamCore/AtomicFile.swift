@@ -31,7 +31,12 @@ public enum AtomicFile {
         let suffix = String(UInt64.random(in: .min ... .max), radix: 16)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(suffix)").path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
-        guard fd >= 0 else { throw systemError("cannot create", temporary) }
+        guard fd >= 0 else {
+            // Name the file the caller asked for, not the temporary one: the reason is the directory's.
+            let reason = String(cString: strerror(errno))
+            throw StreamCoreError(.io, "cannot write \(url.path): \(reason) (no new file can be made in "
+                                    + "\(directory.path))")
+        }
         var renamed = false
         defer { if !renamed { unlink(temporary) } }
         do {

@@ -30,8 +30,22 @@ public struct IngestURL: Sendable, Equatable, CustomStringConvertible {
     public let host: String
     /// The TCP port (the scheme's default when the URL gives none).
     public let port: Int
-    /// The application path without leading or trailing slashes, e.g. `live` or `live/xyz`, query kept intact.
+    /// The application path without leading or trailing slashes, e.g. `live` or `live/xyz`, query kept intact:
+    /// it is sent as `connect`'s `app` as is, as ffmpeg and librtmp (OBS) send it, so that nginx-rtmp's
+    /// callbacks see the query as arguments.
     public let app: String
+
+    /// The application name without the query (`live` for `live?token=t1`): what the server files the stream
+    /// under, as nginx-rtmp and our own server derive it.
+    public var appName: String {
+        String(app.prefix { $0 != "?" })
+    }
+
+    /// The query after `?` (`token=t1`), nil when there is none. Ingests put tokens there: it stays in `tcUrl`
+    /// and `app` on the wire, and is masked in every description.
+    public var query: String? {
+        app.firstIndex(of: "?").map { String(app[app.index(after: $0)...]) }
+    }
 
     /// Whether the connection is wrapped in TLS (`rtmps`).
     public var usesTLS: Bool { scheme.usesTLS }
@@ -42,14 +56,20 @@ public struct IngestURL: Sendable, Equatable, CustomStringConvertible {
     /// The host as written in a URL: IPv6 addresses in brackets.
     public var hostForURL: String { host.contains(":") ? "[\(host)]" : host }
 
-    /// The `tcUrl` sent in `connect`: `scheme://host[:port]/app`, the port only when it is not the default.
+    /// The `tcUrl` sent in `connect`: `scheme://host[:port]/app`, the port only when it is not the default, and
+    /// the query kept (ingests that put a token in the query read it from here).
     public var tcUrl: String {
         let portPart = usesDefaultPort ? "" : ":\(port)"
         return "\(scheme.rawValue)://\(hostForURL)\(portPart)/\(app)"
     }
 
-    /// The `tcUrl`; it never contains a stream key.
-    public var description: String { tcUrl }
+    /// The `tcUrl` with its query masked (`rtmp://host/live?••••`): the query may hold a token, so it never
+    /// reaches a log or a message. It never contains a stream key.
+    public var description: String {
+        guard query != nil else { return tcUrl }
+        let portPart = usesDefaultPort ? "" : ":\(port)"
+        return "\(scheme.rawValue)://\(hostForURL)\(portPart)/\(appName)?\(Redaction.mask)"
+    }
 
     /// Creates a URL from parts.
     /// - Parameters:
@@ -108,14 +128,15 @@ public struct IngestURL: Sendable, Equatable, CustomStringConvertible {
         self.init(scheme: scheme, host: host, port: port, app: String(app))
     }
 
-    /// A description safe for logs: the `tcUrl` followed by a masked key (`rtmps://host/app/••••`).
+    /// A description safe for logs: the `tcUrl` with its query masked, followed by a masked key
+    /// (`rtmps://host/app/••••`).
     ///
     /// If the key was pasted into the URL itself, it is masked there too.
     /// - Parameter streamKey: the key that will be published, or nil when none is set.
-    /// - Returns: the `tcUrl`, plus `/••••` when a non-empty key is given.
+    /// - Returns: ``description``, plus `/••••` when a non-empty key is given.
     public func redactedDescription(streamKey: String?) -> String {
-        guard let streamKey, !streamKey.isEmpty else { return tcUrl }
-        return Redaction.redact(tcUrl, secrets: [streamKey]) + "/" + Redaction.mask
+        guard let streamKey, !streamKey.isEmpty else { return description }
+        return Redaction.redact(description, secrets: [streamKey]) + "/" + Redaction.mask
     }
 
     private static func parseAuthority(_ authority: Substring, scheme: Scheme) throws -> (String, Int) {

@@ -2,9 +2,11 @@ import Foundation
 
 /// Persists the non-sensitive `StreamSettings` as one JSON blob under `stream.settings.v1` in a shared store.
 ///
-/// Reading never fails on bad contents: unknown keys are ignored, missing keys take defaults, out-of-range values
-/// are clamped, each with a `SettingsWarning`. A blob that cannot be decoded at all (not JSON, not an object,
-/// larger than `maximumBlobSize`) is never silently overwritten: it is moved aside and a warning says where.
+/// Reading never fails: unknown keys are ignored, missing keys take defaults, out-of-range values are clamped,
+/// each with a `SettingsWarning`. A blob that cannot be decoded at all (not JSON, not an object, larger than
+/// `maximumBlobSize`) is never silently overwritten: it is moved aside and a warning says where; when it cannot
+/// be moved (a read-only directory) or the store cannot be read at all, a warning says so and the defaults are
+/// used. Saving is what fails then, with an error saying why nothing can be saved.
 public struct SettingsStore: Sendable {
     /// The largest blob that is read; real settings are a few hundred bytes.
     public static let maximumBlobSize = 64 * 1024
@@ -45,25 +47,35 @@ public struct SettingsStore: Sendable {
 
     /// Loads the settings, falling back to defaults for anything unusable.
     ///
-    /// An undecodable blob is moved aside here, so no later `save` can overwrite it.
+    /// An undecodable blob is moved aside here, so no later `save` can overwrite it. Nothing makes loading fail:
+    /// a store that cannot be read, or a corrupt blob that cannot be moved aside (a read-only directory), gives
+    /// the defaults and a warning saying so.
     /// - Returns: the settings, what was fixed, and where a corrupt blob went.
-    /// - Throws: `StreamCoreError` when the store cannot be read, or a corrupt blob cannot be moved aside.
-    public func load() throws -> SettingsLoadResult {
-        switch try storage.read(key: key, maximumSize: Self.maximumBlobSize) {
+    public func load() -> SettingsLoadResult {
+        let stored: BlobReadResult
+        do {
+            stored = try storage.read(key: key, maximumSize: Self.maximumBlobSize)
+        } catch {
+            let warning = SettingsWarning(key: "*", message: "the stored settings cannot be read (\(error)); "
+                                            + "defaults are used instead")
+            return SettingsLoadResult(settings: StreamSettings(), warnings: [warning], setAsideLocation: nil,
+                                      wasStored: false)
+        }
+        switch stored {
         case .missing:
             return SettingsLoadResult(settings: StreamSettings(), warnings: [], setAsideLocation: nil, wasStored: false)
         case .tooLarge(let byteCount):
-            return try loadingDefaults(settingAsideBecause: "it is \(byteCount) bytes, more than the "
-                                        + "\(Self.maximumBlobSize) allowed")
+            return loadingDefaults(settingAsideBecause: "it is \(byteCount) bytes, more than the "
+                                    + "\(Self.maximumBlobSize) allowed")
         case .notData:
-            return try loadingDefaults(settingAsideBecause: "it is not a JSON blob")
+            return loadingDefaults(settingAsideBecause: "it is not a JSON blob")
         case .data(let data):
             switch Self.decode(data) {
             case .success(let (settings, warnings)):
                 return SettingsLoadResult(settings: settings, warnings: warnings, setAsideLocation: nil,
                                           wasStored: true)
             case .failure(let reason):
-                return try loadingDefaults(settingAsideBecause: reason.message)
+                return loadingDefaults(settingAsideBecause: reason.message)
             }
         }
     }
@@ -77,19 +89,24 @@ public struct SettingsStore: Sendable {
     @discardableResult
     public func save(_ settings: StreamSettings) throws -> [SettingsWarning] {
         var warnings: [SettingsWarning] = []
-        let existing = try storage.read(key: key, maximumSize: Self.maximumBlobSize)
-        let existingIsUsable: Bool
-        switch existing {
-        case .missing: existingIsUsable = true
-        case .tooLarge, .notData: existingIsUsable = false
-        case .data(let data): existingIsUsable = (try? Self.decode(data).get()) != nil
+        do {
+            let existing = try storage.read(key: key, maximumSize: Self.maximumBlobSize)
+            let existingIsUsable: Bool
+            switch existing {
+            case .missing: existingIsUsable = true
+            case .tooLarge, .notData: existingIsUsable = false
+            case .data(let data): existingIsUsable = (try? Self.decode(data).get()) != nil
+            }
+            if !existingIsUsable {
+                warnings.append(try setAside(reason: "it could not be decoded").warning)
+            }
+            var clamped = settings
+            warnings += clamped.clamp()
+            try storage.write(Self.encode(clamped), key: key)
+        } catch {
+            throw StreamCoreError(.io, "cannot save the settings to \(location): \(error); nothing was changed "
+                                    + "(make the directory writable, or set XDG_CONFIG_HOME to one that is)")
         }
-        if !existingIsUsable {
-            warnings.append(try setAside(reason: "it could not be decoded").warning)
-        }
-        var clamped = settings
-        warnings += clamped.clamp()
-        try storage.write(Self.encode(clamped), key: key)
         return warnings
     }
 
@@ -143,10 +160,18 @@ public struct SettingsStore: Sendable {
         return (destination, warning)
     }
 
-    private func loadingDefaults(settingAsideBecause reason: String) throws -> SettingsLoadResult {
-        let (destination, warning) = try setAside(reason: reason)
-        return SettingsLoadResult(settings: StreamSettings(), warnings: [warning], setAsideLocation: destination,
-                                  wasStored: false)
+    private func loadingDefaults(settingAsideBecause reason: String) -> SettingsLoadResult {
+        do {
+            let (destination, warning) = try setAside(reason: reason)
+            return SettingsLoadResult(settings: StreamSettings(), warnings: [warning], setAsideLocation: destination,
+                                      wasStored: false)
+        } catch {
+            let warning = SettingsWarning(key: "*", message: "the stored settings in \(location) could not be used "
+                                            + "(\(reason)) and could not be moved aside (\(error)); defaults are used "
+                                            + "instead, and the file is left as it is")
+            return SettingsLoadResult(settings: StreamSettings(), warnings: [warning], setAsideLocation: nil,
+                                      wasStored: false)
+        }
     }
 
     /// A UTC timestamp for file and key names, e.g. `20261129T181500Z`.

@@ -14,6 +14,9 @@ public final class Listener: EventSource {
     public var handshakeTimeout: Duration
     /// Connections from this listener that are not closed yet.
     public private(set) var connectionCount = 0
+    /// Called on the loop thread with the peer's address each time a peer is accepted and closed at once because
+    /// ``maxConnections`` are open (for a log line: the listener itself says nothing).
+    public var onRefuse: ((_ peer: String) -> Void)?
 
     private var fd: Int32
     private var id: UInt64 = 0
@@ -123,14 +126,15 @@ public final class Listener: EventSource {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            guard connectionCount < maxConnections else {
-                Glibc.close(client)
-                continue
-            }
-            setNoDelay(client)
             let peer = withUnsafePointer(to: &storage) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0, length: length) }
             }
+            guard connectionCount < maxConnections else {
+                Glibc.close(client)
+                onRefuse?(peer.description)
+                continue
+            }
+            setNoDelay(client)
             let connection: Connection
             do {
                 connection = try Connection(accepted: client, peer: peer, loop: loop, tls: tlsContext)

@@ -60,7 +60,9 @@ import Testing
             case .deepAMFNestingInConnect:
                 _ = try HostilePeer.clientHandshake(socket)
                 var encoder = ChunkEncoder()
-                let payload = HostileBytes.deeplyNestedCommand(name: "connect", transactionID: 1, depth: 100_000)
+                // 9000 levels: far past the AMF0 decoder's depth limit, and still within the 64 KiB a peer may
+                // send before it is allowed to publish (a larger connect is refused before it is decoded).
+                let payload = HostileBytes.deeplyNestedCommand(name: "connect", transactionID: 1, depth: 9_000)
                 try socket.write(encoder.encode(RTMPMessage(chunkStreamID: 3, timestamp: 0, type: .amf0Command,
                                                             streamID: 0, payload: payload)))
             case .manyMessagesInProgress:
@@ -79,22 +81,7 @@ import Testing
                 }
                 _ = try? socket.write(bytes, timeout: 5)  // the server may close before taking it all
             case .playsAndNeverReads:
-                var decoder = ChunkDecoder()
-                decoder.append(try HostilePeer.clientHandshake(socket))
-                var encoder = ChunkEncoder()
-                let connect = CommandMessage(name: "connect", transactionID: 1, commandObject: .object([
-                    "app": .string("live"), "tcUrl": .string("rtmp://127.0.0.1:\(port)/live"),
-                ]))
-                try socket.write(encoder.encode(connect.message())
-                                    + encoder.encode(CommandMessage(name: "createStream", transactionID: 2).message()))
-                let created = try HostilePeer.readMessage(socket, decoder: &decoder) {
-                    guard HostilePeer.isCommand($0, "_result") else { return false }
-                    return (try? CommandMessage(payload: $0.payload))?.transactionID == 2
-                }
-                let streamID = try CommandMessage(payload: created.payload).arguments.first?.numberValue ?? 1
-                let play = CommandMessage(name: "play", transactionID: 0, commandObject: .null,
-                                          arguments: [.string(Self.playedKey)])
-                try socket.write(encoder.encode(play.message(chunkStreamID: 8, streamID: UInt32(streamID))))
+                try HostilePeer.play(socket, key: Self.playedKey, port: port)
                 // Then it reads nothing for two seconds while the server has media for it.
                 Thread.sleep(forTimeInterval: 2)
                 socket.close()

@@ -77,6 +77,25 @@ enum HostilePeer {
         }
     }
 
+    /// Client side: connects, creates a stream and plays `key` on it, then returns without reading anything
+    /// more (a player that stops reading).
+    static func play(_ socket: RawSocket, key: String, app: String = "live", port: Int) throws {
+        var decoder = ChunkDecoder()
+        decoder.append(try clientHandshake(socket))
+        var encoder = ChunkEncoder()
+        let connect = CommandMessage(name: "connect", transactionID: 1, commandObject: .object([
+            "app": .string(app), "tcUrl": .string("rtmp://127.0.0.1:\(port)/\(app)"),
+        ]))
+        try socket.write(encoder.encode(connect.message())
+                            + encoder.encode(CommandMessage(name: "createStream", transactionID: 2).message()))
+        let created = try readMessage(socket, decoder: &decoder) {
+            isCommand($0, "_result") && (try? CommandMessage(payload: $0.payload))?.transactionID == 2
+        }
+        let streamID = try CommandMessage(payload: created.payload).arguments.first?.numberValue ?? 1
+        let play = CommandMessage(name: "play", transactionID: 0, commandObject: .null, arguments: [.string(key)])
+        try socket.write(encoder.encode(play.message(chunkStreamID: 8, streamID: UInt32(streamID))))
+    }
+
     /// Sends the writes of `actions`.
     static func run(_ actions: [PublisherSession.Action], on socket: RawSocket) throws {
         for case .write(let bytes) in actions { try socket.write(bytes) }

@@ -15,4 +15,14 @@ struct SecretRedactionTests {
             #expect(!text.contains("secret-key-123"), "\(text)")
         }
     }
+
+    @Test func descriptionsNeverShowTheQueryOfTheApp() {
+        let configuration = PublisherSession.Configuration(app: "live?token=query-secret",
+                                                           tcUrl: "rtmp://h/live?token=query-secret", streamKey: "k")
+        let session = PublisherSession(configuration: configuration)
+        for text in ["\(configuration)", String(reflecting: configuration), "\(session)"] {
+            #expect(!text.contains("query-secret"), "\(text)")
+            #expect(text.contains("app: live?••••") && text.contains("tcUrl: rtmp://h/live?••••"), "\(text)")
+        }
+    }
 }

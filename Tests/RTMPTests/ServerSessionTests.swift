@@ -151,6 +151,74 @@ struct ServerSessionTests {
         #expect(client.events.last == .publishStopped(streamID: 1))
     }
 
+    @Test func aQueryIsNotPartOfTheAppOrTheStreamName() throws {
+        var client = try Client()
+        try client.connect(app: "live?token=t1")
+        #expect(client.events == [.connected(app: "live")])
+        try client.send(Client.command("createStream", 2))
+        try client.send(Client.command("publish", 3, [.string("key?s_bl=1"), .string("live")], streamID: 1))
+        #expect(client.events.last == .authorizePublish(app: "live", streamName: "key"))
+        try client.send(Client.command("createStream", 4))
+        try client.send(Client.command("play", 0, [.string("other?start=-2")], streamID: 2))
+        #expect(client.events.last == .play(app: "live", streamName: "other", streamID: 2))
+    }
+
+    /// A message of `length` bytes on chunk stream 6, in 4096-byte chunks, as the server's decoder then expects.
+    private static func bigVideo(length: Int, encoder: inout ChunkEncoder) -> [UInt8] {
+        encoder.encode(RTMPMessage(chunkStreamID: 6, timestamp: 0, type: .video, streamID: 1,
+                                   payload: [0x17] + [UInt8](repeating: 0x65, count: length - 1)))
+    }
+
+    @Test(arguments: [false, true])
+    func limitsFollowThePhase(publishAllowed: Bool) throws {
+        var client = try Client()
+        try client.connect()
+        try client.send(ProtocolControlMessage.setChunkSize(4096).message())
+        client.encoder.setChunkSize(4096)
+        try client.send(Client.command("createStream", 2))
+        try client.send(Client.command("publish", 3, [.string("k"), .string("live")], streamID: 1))
+        try client.deliver(client.server.authorization(allowed: publishAllowed))
+        guard publishAllowed else {
+            // Refused: the server closes; nothing more is read.
+            #expect(client.events.last == .close)
+            return
+        }
+        // A 1 MB keyframe: a publisher's media, fine once the publish was allowed.
+        try client.deliver(client.server.bytesReceived(Self.bigVideo(length: 1 << 20, encoder: &client.encoder)))
+        guard case .media(let frame) = client.events.last else {
+            Issue.record("expected the frame, got \(String(describing: client.events.last))")
+            return
+        }
+        #expect(frame.body.count == 1 << 20)
+    }
+
+    @Test(arguments: [70_000, 1 << 20])
+    func beforePublishAPeerMaySendOnlyCommandSizedMessages(length: Int) throws {
+        var client = try Client()
+        try client.connect()
+        try client.send(Client.command("createStream", 2))
+        var encoder = ChunkEncoder()
+        try client.deliver(client.server.bytesReceived(Self.bigVideo(length: length, encoder: &encoder)))
+        guard case .failed(let error) = client.events.last else {
+            Issue.record("expected a failure, got \(String(describing: client.events.last))")
+            return
+        }
+        #expect(error.code == .messageTooLarge)
+        #expect(error.description.contains("limits before publish"), "\(error)")
+        #expect(client.server.bufferedByteCount < 70_000)
+    }
+
+    @Test func beforeConnectAChunkSizeOver64KiBIsRefused() throws {
+        var client = try Client()
+        try client.send(ProtocolControlMessage.setChunkSize(0x1_0001).message())
+        guard case .failed(let error) = client.events.last else {
+            Issue.record("expected a failure, got \(client.events)")
+            return
+        }
+        #expect(error.code == .chunkSizeOutOfRange)
+        #expect(error.description.contains("limits before publish"), "\(error)")
+    }
+
     @Test func secondPublishWhileAuthorizingIsRefused() throws {
         var client = try Client()
         try client.connect()

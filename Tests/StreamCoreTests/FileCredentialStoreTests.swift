@@ -73,7 +73,7 @@ import Testing
         var settings = StreamSettings()
         settings.audioInputID = "mic"
         try settingsStore.save(settings)
-        _ = try settingsStore.load()
+        _ = settingsStore.load()
         let blob = try Data(contentsOf: paths.file("stream.settings.v1.json"))
         let text = String(decoding: blob, as: UTF8.self)
         #expect(!text.contains(Self.key))

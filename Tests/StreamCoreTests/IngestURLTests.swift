@@ -46,10 +46,30 @@ import Testing
         #expect(url.port == expected.port)
         #expect(url.app == expected.app)
         #expect(url.tcUrl == expected.tcUrl)
-        #expect(url.description == expected.tcUrl)
+        let masked = url.query == nil ? expected.tcUrl : expected.tcUrl.prefix { $0 != "?" } + "?••••"
+        #expect(url.description == masked)
         #expect(url.usesTLS == (expected.scheme == .rtmps))
         // Parsing the tcUrl again gives the same URL.
         #expect(try IngestURL(parsing: url.tcUrl) == url)
+    }
+
+    @Test(arguments: [
+        ("rtmp://host/live?x=1", "live", "x=1"),
+        ("rtmp://host/live/inst?token=a?b", "live/inst", "token=a?b"),
+        ("rtmp://host/live?", "live", ""),
+        ("rtmp://host/live", "live", nil),
+    ])
+    func theQueryStaysInTheTcUrlAndOutOfTheAppName(_ text: String, _ appName: String, _ query: String?) throws {
+        let url = try IngestURL(parsing: text)
+        #expect(url.appName == appName)
+        #expect(url.query == query)
+        #expect(url.tcUrl.hasSuffix("/" + url.app))
+        // A query often holds a token: descriptions mask it.
+        if let query, !query.isEmpty {
+            #expect(!url.description.contains(query))
+            #expect(!url.redactedDescription(streamKey: "k").contains(query))
+            #expect(url.redactedDescription(streamKey: "k") == "rtmp://host/\(appName)?••••/••••")
+        }
     }
 
     static let invalid: [(String, IngestURLError.Reason)] = [

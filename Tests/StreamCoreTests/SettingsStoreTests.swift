@@ -34,7 +34,7 @@ import Testing
         #expect(try store.save(settings).isEmpty)
         #expect(try directory.streamFiles() == ["stream.settings.v1.json"])
         #expect(store.key == "stream.settings.v1")
-        let loaded = try store.load()
+        let loaded = store.load()
         #expect(loaded.settings == settings)
         #expect(loaded.wasStored)
         #expect(permissions(of: blobURL(directory).path) == 0o600)
@@ -50,7 +50,7 @@ import Testing
         settings.pipScale = 0.05
         let warnings = try store.save(settings)
         #expect(warnings.map(\.key) == ["pipScale"])
-        #expect(try store.load().settings.pipScale == 0.10)
+        #expect(store.load().settings.pipScale == 0.10)
     }
 
     @Test func storedOutOfRangeValuesAreClampedOnLoadWithWarnings() throws {
@@ -58,7 +58,7 @@ import Testing
         let store = try makeStore(directory)
         try AtomicFile.write(Data(#"{"videoBitrateKbps": 50, "fps": 61, "extra": 1}"#.utf8), to: blobURL(directory),
                              permissions: 0o600)
-        let result = try store.load()
+        let result = store.load()
         #expect(result.settings.videoBitrateKbps == 300)
         #expect(result.settings.fps == 60)
         #expect(result.warnings.count == 2)
@@ -77,7 +77,7 @@ import Testing
         let store = try makeStore(directory)
         try AtomicFile.write(Data(contents.utf8), to: blobURL(directory), permissions: 0o600)
 
-        let result = try store.load()
+        let result = store.load()
         #expect(result.settings == StreamSettings())
         let kept = directory.streamDirectory.appendingPathComponent("stream.settings.v1.corrupt-20261129T181500Z.json")
         #expect(result.setAsideLocation == kept.path)
@@ -88,7 +88,7 @@ import Testing
 
         try store.save(StreamSettings.defaults(for: .p480, fps: 24))
         #expect(try Data(contentsOf: kept) == Data(contents.utf8))
-        #expect(try store.load().settings.quality == .p480)
+        #expect(store.load().settings.quality == .p480)
     }
 
     @Test func hugeBlobIsKeptAsideWithoutBeingDecoded() throws {
@@ -96,7 +96,7 @@ import Testing
         let store = try makeStore(directory)
         let huge = Data(("{\"fps\": 30, \"pad\": \"" + String(repeating: "x", count: 1_000_000) + "\"}").utf8)
         try AtomicFile.write(huge, to: blobURL(directory), permissions: 0o600)
-        let result = try store.load()
+        let result = store.load()
         #expect(result.settings == StreamSettings())
         #expect(result.warnings.first?.message.contains("bytes") == true)
         let kept = try #require(result.setAsideLocation)
@@ -119,9 +119,9 @@ import Testing
         let directory = try TemporaryConfigHome()
         let store = try makeStore(directory)
         try AtomicFile.write(Data("one".utf8), to: blobURL(directory), permissions: 0o600)
-        _ = try store.load()
+        _ = store.load()
         try AtomicFile.write(Data("two".utf8), to: blobURL(directory), permissions: 0o600)
-        _ = try store.load()
+        _ = store.load()
         let dir = directory.streamDirectory
         #expect(try String(contentsOf: dir.appendingPathComponent("stream.settings.v1.corrupt-20261129T181500Z.json"),
                            encoding: .utf8) == "one")
@@ -134,7 +134,7 @@ import Testing
         let store = try makeStore(directory)
         try store.save(StreamSettings.defaults(for: .p1080, fps: 60))
         try store.reset()
-        #expect(try store.load().settings == StreamSettings())
+        #expect(store.load().settings == StreamSettings())
     }
 
     @Test func writesLeaveNoTemporaryFilesBehind() throws {
@@ -146,11 +146,17 @@ import Testing
         #expect(try directory.streamFiles() == ["stream.settings.v1.json"])
     }
 
-    @Test func aDirectoryInPlaceOfTheBlobIsAnIOErrorNotACrash() throws {
+    @Test func aDirectoryInPlaceOfTheBlobWarnsOnLoadAndIsAnIOErrorOnSave() throws {
         let directory = try TemporaryConfigHome()
         try FileManager.default.createDirectory(at: blobURL(directory), withIntermediateDirectories: true)
-        let error = try #require(throws: StreamCoreError.self) { try makeStore(directory).load() }
+        let store = try makeStore(directory)
+        let loaded = store.load()
+        #expect(loaded.settings == StreamSettings())
+        #expect(loaded.warnings.count == 1)
+        #expect(loaded.warnings.first?.message.contains("cannot be read") == true, "\(loaded.warnings)")
+        let error = try #require(throws: StreamCoreError.self) { try store.save(StreamSettings()) }
         #expect(error.kind == .io)
+        #expect(error.message.hasPrefix("cannot save the settings"), "\(error)")
     }
 
     @Test func stampIsUTC() {

@@ -115,4 +115,21 @@ public enum MediaFixture {
         guard result.status == 0 else { throw Subprocess.Failure(description: "ffmpeg fixture failed: \(result.stderr)") }
         return output
     }
+
+    /// An FLV of noise that does not compress, so it really is `megabitsPerSecond` (H.264, a keyframe a second),
+    /// with a 1 kHz AAC tone when `audio`: the bulk that fills queues, kernel buffers and disks.
+    public static func makeNoisyFLV(in directory: TemporaryDirectory, seconds: Int, size: String,
+                                    megabitsPerSecond: Int, audio: Bool = false) throws -> String {
+        let output = directory.file("noise-\(size)-\(megabitsPerSecond)M-\(seconds)s.flv")
+        let tone = audio ? ["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000"] : []
+        let result = try Subprocess.run("ffmpeg", [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30,noise=alls=60:allf=t",
+        ] + tone + [
+            "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "\(megabitsPerSecond)M",
+            "-maxrate", "\(megabitsPerSecond)M", "-bufsize", "\(megabitsPerSecond / 2 + 1)M", "-g", "30",
+            "-pix_fmt", "yuv420p",
+        ] + (audio ? ["-c:a", "aac"] : []) + ["-f", "flv", output], timeout: 120)
+        guard result.status == 0 else { throw Subprocess.Failure(description: "ffmpeg fixture failed: \(result.stderr)") }
+        return output
+    }
 }

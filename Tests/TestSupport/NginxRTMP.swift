@@ -15,7 +15,12 @@ public final class NginxRTMP: @unchecked Sendable {
     private let lock = NSLock()
     private var process: Process
 
-    public init(tls: Bool = false) throws {
+    /// Starts nginx.
+    /// - Parameters:
+    ///   - tls: also terminate RTMPS in front of the RTMP port.
+    ///   - serverDirectives: extra directives for the `rtmp { server { } }` block (e.g. `on_connect URL;`).
+    ///   - applicationDirectives: extra directives for `application live` (e.g. `on_publish URL;`).
+    public init(tls: Bool = false, serverDirectives: String = "", applicationDirectives: String = "") throws {
         directory = try TemporaryDirectory("nginx-rtmp")
         port = try FreePort.next()
         recordDirectory = directory.file("recordings")
@@ -42,11 +47,13 @@ public final class NginxRTMP: @unchecked Sendable {
             server {
                 listen 127.0.0.1:\(port);
                 chunk_size 4096;
+                \(serverDirectives)
                 application live {
                     live on;
                     record all;
                     record_path \(recordDirectory);
                     record_unique on;
+                    \(applicationDirectives)
                 }
             }
         }
