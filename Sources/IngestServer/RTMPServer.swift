@@ -38,6 +38,9 @@ public final class RTMPServer: Sendable {
         public var bufferBudget: Int
         /// Receives log events (on the loop thread: keep it quick). Stream keys appear only as tags.
         public var onEvent: @Sendable (ServerEvent) -> Void
+        /// Receives every publish's media as it arrives (on the loop thread: keep it quick), e.g. for LL-HLS.
+        /// Nil by default.
+        public var onMedia: (@Sendable (IngestMediaEvent) -> Void)?
 
         /// Creates a configuration with the defaults of `stream serve`.
         public init(listen: (host: String, port: Int)? = ("127.0.0.1", 1935),

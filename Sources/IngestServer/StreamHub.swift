@@ -80,6 +80,7 @@ final class StreamHub {
         stream.attachPublisher(connection)
         statistics.update { $0.publishers += 1 }
         emit(.publishStarted(app: app, keyTag: stream.keyTag, peer: connection.peer))
+        configuration.onMedia?(.publishStarted(app: app, keyTag: stream.keyTag))
         if let directory = configuration.recordDirectory {
             stream.recording = StreamRecording(directory: directory, app: app, keyTag: stream.keyTag, emit: emit)
         }
@@ -91,6 +92,7 @@ final class StreamHub {
         stream.detachPublisher()
         statistics.update { $0.publishers -= 1 }
         emit(.publishStopped(app: stream.key.app, keyTag: stream.keyTag, peer: connection.peer))
+        configuration.onMedia?(.publishStopped(app: stream.key.app, keyTag: stream.keyTag))
         stream.recording?.finish()
         stream.recording = nil
         if stream.isEmpty { streams[stream.key] = nil }
@@ -115,6 +117,7 @@ final class StreamHub {
     }
 
     func relay(_ message: MediaMessage, in stream: LiveStream) {
+        configuration.onMedia?(.tag(app: stream.key.app, keyTag: stream.keyTag, message.flvTag))
         var budgetShare: Int?
         if !stream.players.isEmpty {
             // Every player's queue, against the server's budget: past it, players holding more than an even share
