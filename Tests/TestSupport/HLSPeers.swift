@@ -59,30 +59,30 @@ public enum HLSPeers {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/\(name)").path
     }
 
-    /// Opens `url` in Chromium for `seconds` and reports what it played.
-    public static func playInBrowser(url: String, seconds: Double, geometry: Geometry?,
-                                     screenshot: String? = nil) throws -> BrowserReport {
-        var arguments = [script("hls_browser.py"), url, "\(seconds)", geometry?.json ?? "null"]
-        if let screenshot { arguments.append(screenshot) }
-        let result = try Subprocess.run("python3", arguments, timeout: seconds + 60)
+    /// Runs a peer script with `python3` and decodes the JSON object it prints last.
+    static func run<Report: Decodable>(_ name: String, _ arguments: [String], timeout: Double,
+                                       as type: Report.Type) throws -> Report {
+        let result = try Subprocess.run("python3", [script(name)] + arguments, timeout: timeout)
         guard let line = result.stdout.split(separator: "\n").last,
-              let report = try? JSONDecoder().decode(BrowserReport.self, from: Data(line.utf8)) else {
-            throw Subprocess.Failure(description: "the browser peer failed: \(result.stdout.suffix(2000)) "
+              let report = try? JSONDecoder().decode(Report.self, from: Data(line.utf8)) else {
+            throw Subprocess.Failure(description: "\(name) failed: \(result.stdout.suffix(2000)) "
                                          + "\(result.stderr.suffix(2000))")
         }
         return report
     }
 
+    /// Opens `url` in Chromium for `seconds` and reports what it played.
+    public static func playInBrowser(url: String, seconds: Double, geometry: Geometry?,
+                                     screenshot: String? = nil) throws -> BrowserReport {
+        var arguments = [url, "\(seconds)", geometry?.json ?? "null"]
+        if let screenshot { arguments.append(screenshot) }
+        return try run("hls_browser.py", arguments, timeout: seconds + 60, as: BrowserReport.self)
+    }
+
     /// Plays `url` with ffmpeg for `seconds`, reading each decoded frame's time code as it comes out.
     public static func playWithFFmpeg(url: String, seconds: Double, geometry: Geometry) throws -> FFmpegReport {
-        let result = try Subprocess.run("python3", [script("hls_ffmpeg_latency.py"), url, "\(seconds)", geometry.json],
-                                        timeout: seconds + 30)
-        guard let line = result.stdout.split(separator: "\n").last,
-              let report = try? JSONDecoder().decode(FFmpegReport.self, from: Data(line.utf8)) else {
-            throw Subprocess.Failure(description: "the ffmpeg peer failed: \(result.stdout.suffix(2000)) "
-                                         + "\(result.stderr.suffix(2000))")
-        }
-        return report
+        try run("hls_ffmpeg_latency.py", [url, "\(seconds)", geometry.json], timeout: seconds + 30,
+                as: FFmpegReport.self)
     }
 
     /// The median and 90th percentile of some values.
@@ -117,14 +117,8 @@ extension HLSPeers {
     /// until it ends; with `save`, each reader's playlists go to `save/reader-N/`.
     public static func blockingReaders(url: String, readers: Int, seconds: Double,
                                        save: String? = nil) throws -> ReadersReport {
-        var arguments = [script("hls_readers.py"), "blocking", url, "\(readers)", "\(seconds)"]
+        var arguments = ["blocking", url, "\(readers)", "\(seconds)"]
         if let save { arguments.append(save) }
-        let result = try Subprocess.run("python3", arguments, timeout: seconds + 60)
-        guard let line = result.stdout.split(separator: "\n").last,
-              let report = try? JSONDecoder().decode(ReadersReport.self, from: Data(line.utf8)) else {
-            throw Subprocess.Failure(description: "the HLS readers failed: \(result.stdout.suffix(2000)) "
-                                         + "\(result.stderr.suffix(2000))")
-        }
-        return report
+        return try run("hls_readers.py", arguments, timeout: seconds + 60, as: ReadersReport.self)
     }
 }
