@@ -13,6 +13,12 @@ let package = Package(
         .library(name: "StreamCore", targets: ["StreamCore"]),
         .library(name: "ByteIO", targets: ["ByteIO"]),
         .library(name: "Digest", targets: ["Digest"]),
+        .library(name: "JSON", targets: ["JSON"]),
+        .library(name: "Identity", targets: ["Identity"]),
+        .library(name: "LiveProtocol", targets: ["LiveProtocol"]),
+        .library(name: "LiveShows", targets: ["LiveShows"]),
+        .library(name: "SQLiteShowStore", targets: ["SQLiteShowStore"]),
+        .library(name: "ShowServer", targets: ["ShowServer"]),
         .library(name: "AMF", targets: ["AMF"]),
         .library(name: "FLV", targets: ["FLV"]),
         .library(name: "RTMP", targets: ["RTMP"]),
@@ -20,11 +26,16 @@ let package = Package(
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "WebAssets", targets: ["WebAssets"]),
         .library(name: "LiveHLS", targets: ["LiveHLS"]),
+        .library(name: "HTTP", targets: ["HTTP"]),
+        .library(name: "WebSocket", targets: ["WebSocket"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Publisher", targets: ["Publisher"]),
         .library(name: "IngestServer", targets: ["IngestServer"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "Media", targets: ["Media"]),
         .library(name: "Encoders", targets: ["Encoders"]),
+        .library(name: "Engine", targets: ["Engine"]),
         .library(name: "Broadcast", targets: ["Broadcast"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "AppLogic", targets: ["AppLogic"]),
@@ -46,6 +57,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", path: "Sources/CPulse",
                        providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         // glibc's malloc_trim: the ingest server hands freed buffers back to the system after peers leave.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.
@@ -62,8 +75,27 @@ let package = Package(
         // Hashes in pure Swift (SHA-256, HMAC-SHA256): the RTMP handshake, key tags, and later WebSocket and tokens.
         .target(name: "Digest", swiftSettings: strict),
         .target(name: "AMF", dependencies: ["ByteIO"], swiftSettings: strict),
+        // JSON (RFC 8259) values, a strict parser with line numbers, a compact writer.
+        .target(name: "JSON", swiftSettings: strict),
+        // HS256 JWT access tokens (RFC 7515/7519) and the secret they are signed with.
+        .target(name: "Identity", dependencies: ["JSON", "Digest"], swiftSettings: strict),
+        // The live-show protocol's values and JSON codec (docs/live-protocol.md), for the server and clients.
+        .target(name: "LiveProtocol", dependencies: ["JSON"], swiftSettings: strict),
+        // Live shows without I/O: declarations, roles, one state machine per show, the store protocol.
+        .target(name: "LiveShows", dependencies: ["LiveProtocol", "JSON", "Digest"], swiftSettings: strict),
+        // The live-show driver: shows on an event loop, the store on a worker thread, the ingest's key checks.
+        .target(name: "ShowServer",
+                dependencies: ["LiveShows", "LiveProtocol", "Identity", "IngestServer", "HTTPServer", "WebSocket",
+                               "Transport", "Locking"],
+                swiftSettings: strict),
+        // The default show store: SQLite (WAL, schema migrations) under --data-dir.
+        .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],
+                swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
-        .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "FLV", "Digest"], swiftSettings: strict),
+        .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "Digest"], swiftSettings: strict),
+        // HTTP/1.1 (RFC 9110/9112) and WebSocket (RFC 6455) codecs and connection state machines.
+        .target(name: "HTTP", dependencies: ["ByteIO"], swiftSettings: strict),
+        .target(name: "WebSocket", dependencies: ["ByteIO", "HTTP", "Digest"], swiftSettings: strict),
         // fMP4/CMAF from FLV tags: init segments and movie fragments (ISO/IEC 14496-12, -14, -15).
         .target(name: "MP4", dependencies: ["ByteIO", "FLV"], swiftSettings: strict),
         .target(name: "HLS", dependencies: ["MP4", "FLV"], swiftSettings: strict),
@@ -86,33 +118,50 @@ let package = Package(
 
         // Media: frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, test sources.
         .target(name: "Media",
-                dependencies: [.target(name: "CYUV", condition: .when(platforms: [.linux])), "StreamCore"],
+                dependencies: [.target(name: "CYUV", condition: .when(platforms: [.linux])), "Locking"],
                 swiftSettings: strict),
         // Encoders: H.264 (x264 on Linux) and AAC (libavcodec on Linux) behind small protocols.
         .target(name: "Encoders",
                 dependencies: [
-                    "Media",
+                    "Locking",
                     .target(name: "CX264", condition: .when(platforms: [.linux])),
                     .target(name: "CFFmpeg", condition: .when(platforms: [.linux])),
                 ],
                 swiftSettings: strict),
 
         // Drivers: an RTMP machine fed by a transport.
-        .target(name: "Publisher", dependencies: ["StreamCore", "RTMP", "FLV", "Transport"], swiftSettings: strict),
+        // The RTMP client over any byte stream (portable: the iOS extension links it); Linux's TCP/TLS stream in
+        // TCPConnector.swift is the one file that needs Transport.
+        .target(name: "Publisher",
+                dependencies: ["StreamCore", "RTMP", "FLV", "Locking",
+                               .target(name: "Transport", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
         .target(name: "IngestServer",
                 dependencies: ["RTMP", "FLV", "AMF", "Transport", "Digest", "Locking",
                                .target(name: "CMalloc", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
+        // Drivers: HTTP/1.1 and WebSocket machines on the transport (server; client).
+        .target(name: "HTTPServer", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],
+                swiftSettings: strict),
+        .target(name: "HTTPClient", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],
+                swiftSettings: strict),
 
-        // The live session: capture → composite → encode → publish, with backpressure, reconnect and stats.
+        // The output layer both platforms run (the iOS extension links it): send queues and their drop policy,
+        // adaptive bitrate, reconnects, the per-destination outputs over `MediaSink` (RTMP over any byte stream, an
+        // FLV file), statistics, status text, the audio mixer. No C module, no capture, no Transport.
+        .target(name: "Engine", dependencies: ["StreamCore", "FLV", "Publisher", "Locking"], swiftSettings: strict),
+
+        // Linux's broadcaster: sources (test patterns, X11, PulseAudio, V4L2/Y4M) → PiP → x264/AAC on a real-time
+        // thread → the engine.
         .target(name: "Broadcast",
-                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Capture"],
+                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Engine", "Capture", "Locking"],
                 swiftSettings: strict),
 
         // Linux capture: X11 screen (xcb + MIT-SHM), PulseAudio inputs and system audio, V4L2 cameras, Y4M files.
         .target(name: "Capture",
                 dependencies: [
-                    "StreamCore", "Media",
+                    "Media", "Engine", "Locking",
+                    .target(name: "CYUV", condition: .when(platforms: [.linux])),
                     .target(name: "CXCB", condition: .when(platforms: [.linux])),
                     .target(name: "CPulse", condition: .when(platforms: [.linux])),
                     .target(name: "CV4L2", condition: .when(platforms: [.linux])),
@@ -120,17 +169,19 @@ let package = Package(
                 swiftSettings: strict),
 
         // Decisions of the iOS app and broadcast extension, kept out of the Apple-only shell so they are tested here.
-        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "RTMP"], swiftSettings: strict),
+        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "Engine", "Publisher"], swiftSettings: strict),
 
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
-                dependencies: ["StreamCore", "Publisher", "IngestServer", "FLV", "Broadcast", "Capture"],
+                dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
+                               "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer", "SQLiteShowStore"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
         .executableTarget(name: "stream-bench",
-                          dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "IngestServer",
-                                         "Broadcast", "Capture", "StreamCore"],
+                          dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "Engine",
+                                         "Broadcast", "Capture", "StreamCore", "Locking", "Transport", "HTTP",
+                                         "WebSocket", "HTTPServer", "HTTPClient", "Identity"],
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
@@ -140,27 +191,58 @@ let package = Package(
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteIOTests", dependencies: ["ByteIO"], swiftSettings: strict),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
-        .testTarget(name: "AMFTests", dependencies: ["AMF"], swiftSettings: strict),
-        .testTarget(name: "FLVTests", dependencies: ["FLV"], swiftSettings: strict),
-        .testTarget(name: "RTMPTests", dependencies: ["RTMP", "Digest"], swiftSettings: strict),
+        .testTarget(name: "AMFTests", dependencies: ["AMF", "ByteIO"], swiftSettings: strict),
+        .testTarget(name: "FLVTests", dependencies: ["FLV", "AMF", "ByteIO", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "RTMPTests", dependencies: ["RTMP", "AMF", "Digest"], swiftSettings: strict),
+        .testTarget(name: "PublisherTests", dependencies: ["Publisher"], swiftSettings: strict),
         .testTarget(name: "MP4Tests", dependencies: ["MP4", "FLV", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "MP4", "FLV", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "LiveHLSTests", dependencies: ["LiveHLS", "HLS", "FLV", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking"], swiftSettings: strict),
-        .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
-        .testTarget(name: "EncodersTests", dependencies: ["Encoders", "FLV"], swiftSettings: strict),
-        .testTarget(name: "BroadcastTests", dependencies: ["Broadcast", "IngestServer", "TestSupport"],
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
+        .testTarget(name: "IdentityTests", dependencies: ["Identity", "JSON"], swiftSettings: strict),
+        .testTarget(name: "LiveProtocolTests", dependencies: ["LiveProtocol"], swiftSettings: strict),
+        .testTarget(name: "LiveShowsTests", dependencies: ["LiveShows", "LiveProtocol"], swiftSettings: strict),
+        .testTarget(name: "ShowServerTests",
+                    dependencies: ["ShowServer", "SQLiteShowStore", "LiveShows", "LiveProtocol", "Identity", "Locking",
+                                   "IngestServer", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic"], swiftSettings: strict),
-        .testTarget(name: "StreamCLITests", dependencies: ["StreamCLI", "Broadcast", "stream", "TestSupport"],
+        .testTarget(name: "SQLiteShowStoreTests",
+                    dependencies: ["SQLiteShowStore", "LiveShows", "LiveProtocol", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HTTPClientTests",
+                    dependencies: ["HTTPClient", "HTTP", "WebSocket", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests",
+                    dependencies: ["HTTPServer", "HTTPClient", "HTTP", "WebSocket", "Transport", "Locking",
+                                   "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
+        .testTarget(name: "EncodersTests", dependencies: ["Encoders"], swiftSettings: strict),
+        .testTarget(name: "BroadcastTests",
+                    dependencies: ["Broadcast", "Engine", "IngestServer", "TestSupport", "Locking", "Media",
+                                   "Publisher", "StreamCore"],
+                    swiftSettings: strict),
+        .testTarget(name: "EngineTests",
+                    dependencies: ["Engine", "Publisher", "FLV", "StreamCore", "IngestServer", "Locking",
+                                   "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Engine", "TestSupport", "CV4L2", "Locking", "Media"],
+                    swiftSettings: strict),
+        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "Engine", "Publisher", "StreamCore"],
+                    swiftSettings: strict),
+        .testTarget(name: "StreamCLITests",
+                    dependencies: ["StreamCLI", "Capture", "Media", "StreamCore", "stream", "TestSupport", "Identity"],
                     swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "AMF", "FLV", "RTMP", "Transport", "Publisher", "IngestServer",
-                                   "StreamCLI", "TestSupport", "stream"],
+                                   "StreamCLI", "Broadcast", "Engine", "Media", "Locking", "TestSupport", "stream"],
                     swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

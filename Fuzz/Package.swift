@@ -14,6 +14,9 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzServerSession", [.product(name: "RTMP", package: "Stream")]),
     ("FuzzSettings", [.product(name: "StreamCore", package: "Stream")]),
     ("FuzzIngestURL", [.product(name: "StreamCore", package: "Stream")]),
+    ("FuzzHTTPRequestHead", [.product(name: "HTTP", package: "Stream")]),
+    ("FuzzChunkedDecoder", [.product(name: "HTTP", package: "Stream")]),
+    ("FuzzWebSocketFrameDecoder", [.product(name: "WebSocket", package: "Stream")]),
 ]
 
 let package = Package(
@@ -27,7 +30,8 @@ let package = Package(
         .executableTarget(
             name: "MakeCorpus",
             dependencies: ["FuzzSupport", .product(name: "RTMP", package: "Stream"),
-                           .product(name: "FLV", package: "Stream"), .product(name: "StreamCore", package: "Stream")]),
+                           .product(name: "FLV", package: "Stream"), .product(name: "StreamCore", package: "Stream"),
+                           .product(name: "HTTP", package: "Stream"), .product(name: "WebSocket", package: "Stream")]),
     ] + fuzzTargets.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies) },
     swiftLanguageModes: [.v6]
 )

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Benchmarks Stream beside ffmpeg and nginx-rtmp (issue #7). Builds stream-bench and stream in release mode, runs
-# every item, prints one table (medians of several runs; each ratio is measured within one run) and writes
-# bench-results/<timestamp>.txt and .json.
+# Benchmarks Stream beside ffmpeg, nginx-rtmp and nginx (issue #7; HTTP and WebSocket items 8-11 from issue #15).
+# Builds stream-bench and stream in release mode, runs every item, prints one table (medians of several runs; each
+# ratio is measured within one run) and writes bench-results/<timestamp>.txt and .json.
 #   scripts/bench.sh            full mode (3 runs each; ~15-20 min on 2 cores)
 #   scripts/bench.sh --quick    smoke mode (1 run, small sizes, ~2 min)
 #   other flags go to stream-bench: --runs N, --only 1,2,4 (see .build/release/stream-bench --help)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-for tool in ffmpeg nginx openssl; do
+for tool in ffmpeg nginx openssl wrk python3; do
     if ! command -v "$tool" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$tool" ]; then
         echo "bench: $tool is missing; run scripts/install-deps.sh" >&2
         exit 1

@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 
+# Package.swift must say exactly what each target imports (SwiftPM's own check misses transitive imports).
+scripts/check-deps
+
 # Zero warnings is a rule: build everything (tests included) and fail on any warning in our sources.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

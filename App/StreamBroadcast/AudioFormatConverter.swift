@@ -3,7 +3,7 @@ import AppLogic
 import CoreMedia
 
 /// Converts ReplayKit's audio buffers (app audio is often 16-bit big-endian, the mic 16-bit mono, at 44.1 or 48 kHz)
-/// to the mix format: `AudioMixer.sampleRate` interleaved stereo Float32. One converter per source, rebuilt only
+/// to the mix format: `MemoryBudget.audioSampleRate` interleaved stereo Float32. One converter per source, rebuilt only
 /// when the source's format changes.
 final class AudioFormatConverter {
     private let target: AVAudioFormat
@@ -11,8 +11,9 @@ final class AudioFormatConverter {
     private var converter: AVAudioConverter?
 
     init?() {
-        guard let target = AVAudioFormat(commonFormat: .pcmFormatFloat32, sampleRate: Double(AudioMixer.sampleRate),
-                                         channels: AVAudioChannelCount(AudioMixer.channels), interleaved: true)
+        guard let target = AVAudioFormat(commonFormat: .pcmFormatFloat32,
+                                         sampleRate: Double(MemoryBudget.audioSampleRate),
+                                         channels: AVAudioChannelCount(MemoryBudget.audioChannels), interleaved: true)
         else { return nil }
         self.target = target
     }
@@ -47,6 +48,6 @@ final class AudioFormatConverter {
             return input
         }
         guard error == nil, let samples = output.floatChannelData?[0] else { return [] }
-        return Array(UnsafeBufferPointer(start: samples, count: Int(output.frameLength) * AudioMixer.channels))
+        return Array(UnsafeBufferPointer(start: samples, count: Int(output.frameLength) * MemoryBudget.audioChannels))
     }
 }

@@ -1,14 +1,17 @@
 import AppLogic
 import CoreMedia
 import Encoders
+import Engine
 import FLV
+import OSLog
 import ReplayKit
 import StreamCore
 import UIKit
 
 /// One broadcast inside the extension: ReplayKit buffers → (composite) → VideoToolbox / AudioToolbox → FLV tags →
-/// RTMP(S). Not thread-safe on its own: `SampleHandler` calls it under one lock.
-/// Every decision is an AppLogic call.
+/// the engine, which runs the same outputs as `stream broadcast`: the send queue and its keyframe-aware drops, the
+/// reconnect schedule, adaptive bitrate, statistics and status. Not thread-safe on its own: `SampleHandler` calls
+/// it under one lock. Every decision is an AppLogic or Engine call.
 final class BroadcastPipeline {
     /// Why the broadcast cannot start or go on.
     struct Failure: Error {
@@ -17,19 +20,20 @@ final class BroadcastPipeline {
 
     let credentials: StreamCredentials
     private let settings: StreamSettings
-    private let publisher: RTMPNetworkPublisher
     private let facecam: FacecamCapture?
     private let audioEncoder: AudioToolboxAACEncoder
     private let appAudio: AudioFormatConverter
     private let micAudio: AudioFormatConverter
     private let screenScale: Double
+    private let onEnd: @Sendable (BroadcastState) -> Void
     private var routing: SampleRouting
     private var frameGate: FrameRateGate
     private var clock = MediaClock()
-    private var startGate = StreamStartGate()
     private var mixer: AudioMixer
     private var video: Video?
-    private var bitrate: BitrateAdapter?
+    /// Made with the first encoded frame: the headers need the encoder's parameter sets.
+    private var engine: BroadcastEngine?
+    private var counters = EncodeCounters()
     private var lastVideoPts: Int64 = -1
     private var audioBaseMilliseconds: UInt32?
 
@@ -41,10 +45,10 @@ final class BroadcastPipeline {
         let bitrateKbps: Int
     }
 
-    /// Reads the settings snapshot and the credentials, re-applies the microphone, starts the facecam if it can run,
-    /// opens the audio encoder and starts connecting.
-    /// - Parameter events: the publisher's events (published, failed), on the network queue.
-    init(events: @escaping @Sendable (RTMPNetworkPublisher.Event) -> Void) throws(Failure) {
+    /// Reads the settings snapshot and the credentials, re-applies the microphone, starts the facecam if it can run
+    /// and opens the audio encoder.
+    /// - Parameter onEnd: the broadcast's final state (failed, or ended), from the engine's task.
+    init(onEnd: @escaping @Sendable (BroadcastState) -> Void) throws(Failure) {
         settings = SettingsStore.appGroup().load().settings
         let stored: StreamCredentials?
         do {
@@ -54,6 +58,7 @@ final class BroadcastPipeline {
         }
         guard let stored else { throw Failure(failure: .missingCredentials) }
         credentials = stored
+        self.onEnd = onEnd
 
         _ = try? AudioSessionConfigurator.activate()
         AudioSessionConfigurator.applyPreferredInput(savedID: settings.audioInputID)
@@ -68,7 +73,7 @@ final class BroadcastPipeline {
         }
 
         routing = SampleRouting(includeAppAudio: settings.includeAppAudio)
-        mixer = AudioMixer(sources: routing.mixedSources)
+        mixer = AudioMixer(inputCount: routing.mixerInputs.count, channels: MemoryBudget.audioChannels)
         frameGate = FrameRateGate(framesPerSecond: settings.fps)
         screenScale = UITraitCollection.current.displayScale
         guard let appAudio = AudioFormatConverter(), let micAudio = AudioFormatConverter() else {
@@ -78,36 +83,25 @@ final class BroadcastPipeline {
         self.micAudio = micAudio
         do {
             audioEncoder = try AudioToolboxAACEncoder(configuration: AudioEncoderConfiguration(
-                sampleRate: AudioMixer.sampleRate, channels: AudioMixer.channels,
+                sampleRate: MemoryBudget.audioSampleRate, channels: MemoryBudget.audioChannels,
                 bitrateKbps: settings.audioBitrateKbps))
         } catch {
             throw Failure(failure: .encoderFailed(detail: "\(error)"))
         }
-        publisher = RTMPNetworkPublisher(
-            credentials: stored,
-            budget: SendBudget(videoBitrateKbps: settings.videoBitrateKbps,
-                               audioBitrateKbps: settings.audioBitrateKbps),
-            onEvent: events)
     }
 
     func start() {
         facecam?.start()
-        publisher.start()
     }
 
     func stop() {
         routing.phase = .finished
         facecam?.stop()
-        publisher.stop()
+        engine?.finish(.stopped)
     }
 
     func pause(_ paused: Bool) {
         routing.phase = paused ? .paused : .running
-    }
-
-    /// The ingest accepted the publish.
-    func published() {
-        run(startGate.published(videoHeaderAvailable: video?.encoder.parameterSets != nil))
     }
 
     /// Routes one ReplayKit buffer.
@@ -141,7 +135,10 @@ final class BroadcastPipeline {
         case .composite:
             if let compositor = video.compositor {
                 // A nil result means the pool is exhausted: skip this frame rather than allocate.
-                guard let rendered = compositor.render(screen: pixels, camera: camera?.buffer) else { return }
+                guard let rendered = compositor.render(screen: pixels, camera: camera?.buffer) else {
+                    counters.framesSkippedLate += 1
+                    return
+                }
                 frame = rendered
             } else {
                 frame = pixels   // no Metal device: the screen goes out as it is
@@ -155,14 +152,37 @@ final class BroadcastPipeline {
             return
         }
         lastVideoPts = Int64(milliseconds)
+        // What the engine asks before each frame: a keyframe for a new connection, a bitrate that fits the links.
+        if let engine {
+            if engine.takeKeyframeRequest() { video.encoder.forceKeyframe() }
+            if let kbps = engine.takeBitrateRequest() { try? video.encoder.setBitrate(kbps: kbps) }
+        }
+        let started = ContinuousClock.now
         let packets: [EncodedVideoPacket]
         do {
             packets = try video.encoder.encode(frame, pts: Int64(milliseconds))
         } catch {
             throw Failure(failure: .encoderFailed(detail: "\(error)"))
         }
-        for packet in packets { deliver(packet, encoder: video.encoder, seconds: seconds) }
-        if let kbps = bitrate?.tick(atSeconds: seconds) { try? video.encoder.setBitrate(kbps: kbps) }
+        counters.videoWorkSeconds += started.duration(to: .now) / .seconds(1)
+        for packet in packets {
+            let current: BroadcastEngine
+            if let engine {
+                current = engine
+            } else if let started = try startEngine(video) {
+                current = started
+            } else {
+                return
+            }
+            let tag = FLVTag(video: .frame(AnnexB.lengthPrefixed(packet.data), isKeyFrame: packet.isKeyframe),
+                             timestamp: UInt32(truncatingIfNeeded: packet.pts))
+            current.submit(tag)
+            counters.framesEncoded += 1
+            counters.videoBytes += packet.data.count
+        }
+        counters.videoBitrateKbps = video.encoder.configuration.bitrateKbps
+        counters.elapsedSeconds = Double(milliseconds) / 1000
+        engine?.publish(counters)
     }
 
     /// Locks size and orientation from the first frame, at the quality the memory budget allows.
@@ -193,20 +213,65 @@ final class BroadcastPipeline {
         let video = Video(lock: lock, encoder: encoder, compositor: compositor,
                           bitrateKbps: effective.videoBitrateKbps)
         self.video = video
-        if settings.adaptiveBitrate { bitrate = BitrateAdapter(targetKbps: effective.videoBitrateKbps) }
         return video
     }
 
-    private func deliver(_ packet: EncodedVideoPacket, encoder: VideoToolboxEncoder, seconds: Double) {
-        let admission = startGate.admit(.video(isKeyframe: packet.isKeyframe),
-                                        videoHeaderAvailable: encoder.parameterSets != nil)
-        run(admission.before)
-        guard admission.send else { return }
-        let tag = FLVTag(video: .frame(AnnexB.lengthPrefixed(packet.data), isKeyFrame: packet.isKeyframe),
-                         timestamp: UInt32(truncatingIfNeeded: packet.pts))
-        if case .drop(let requestKeyframe) = publisher.send(tag, as: .video(isKeyframe: packet.isKeyframe)) {
-            if requestKeyframe { encoder.forceKeyframe() }
-            congestion(atSeconds: seconds)
+    /// The first frame is encoded: with its parameter sets the headers exist, so the engine starts connecting
+    /// (its queue holds this first keyframe meanwhile). Returns nil until the encoder has given its SPS and PPS.
+    private func startEngine(_ video: Video) throws(Failure) -> BroadcastEngine? {
+        guard let sets = video.encoder.parameterSets else { return nil }
+        let headers: StreamHeaders
+        do {
+            headers = try StreamHeaders(
+                width: video.lock.size.width, height: video.lock.size.height, framesPerSecond: settings.fps,
+                videoBitrateKbps: video.bitrateKbps, audioBitrateKbps: settings.audioBitrateKbps,
+                audioSampleRate: MemoryBudget.audioSampleRate, sps: sets.sps, pps: sets.pps,
+                audioSpecificConfig: audioEncoder.audioSpecificConfig)
+        } catch {
+            throw Failure(failure: .encoderFailed(detail: "the encoders produced unusable headers: \(error)"))
+        }
+        let sink = RTMPSink(url: credentials.url, streamKey: credentials.streamKey, connector: NetworkConnector())
+        let configuration = BroadcastEngine.Configuration(videoBitrateKbps: video.bitrateKbps,
+                                                          audioBitrateKbps: settings.audioBitrateKbps,
+                                                          adaptiveBitrate: settings.adaptiveBitrate)
+        guard let engine = try? BroadcastEngine(outputs: [BroadcastOutput(sink: sink)], headers: headers,
+                                                configuration: configuration) else { return nil }
+        // Timestamp 0 is the first buffer's time on the host clock (MediaClock's origin): now, minus this frame's.
+        engine.setClockOrigin(ContinuousClock.now - .milliseconds(max(0, lastVideoPts)))
+        self.engine = engine
+        let onEnd = self.onEnd
+        // Subscribed before the engine runs, so that no change is missed.
+        let events = engine.events()
+        Task {
+            let final = await withTaskGroup(of: BroadcastState?.self) { group in
+                group.addTask { await engine.run() }
+                group.addTask {
+                    await Self.log(events, engine: engine)
+                    return nil
+                }
+                var final = BroadcastState.idle
+                for await state in group {
+                    if let state { final = state }
+                }
+                return final
+            }
+            onEnd(final)
+        }
+        return engine
+    }
+
+    /// The same lines `stream broadcast` prints, in the system log: connection changes at once, the status line
+    /// every five seconds.
+    private static func log(_ events: AsyncStream<BroadcastEngine.Event>, engine: BroadcastEngine) async {
+        let logger = Logger(subsystem: "com.joeblau.Stream.Broadcast", category: "broadcast")
+        var lines = StatusLines(labels: engine.outputs.map(\.sink.label), statusEvery: 5)
+        for await event in events {
+            for line in lines.lines(for: event, state: engine.state, statuses: engine.outputs.map(\.status)) {
+                switch line {
+                case .connection(let text): logger.notice("\(text, privacy: .public)")
+                case .status(let text, _): logger.info("\(text, privacy: .public)")
+                }
+            }
         }
     }
 
@@ -214,60 +279,29 @@ final class BroadcastPipeline {
 
     private func handleAudio(_ sample: CMSampleBuffer, source: SampleRouting.AudioSource,
                              seconds: Double) throws(Failure) {
+        guard let input = routing.mixerInput(of: source) else { return }
         let converter = source == .app ? appAudio : micAudio
-        mixer.append(converter.convert(sample), from: source)
-        let mixed = mixer.takeMixed()
-        guard !mixed.isEmpty else { return }
+        mixer.append(converter.convert(sample), toInput: input)
+        // Audio waits for the engine (the first video frame): there is no stream to put it in before.
+        guard let engine else {
+            while mixer.mix(frames: audioEncoder.frameSize) != nil {}
+            return
+        }
         if audioBaseMilliseconds == nil { audioBaseMilliseconds = clock.milliseconds(atSeconds: seconds) }
         let base = audioBaseMilliseconds ?? 0
-        let packets: [EncodedAudioPacket]
-        do {
-            packets = try audioEncoder.encode(interleaved: mixed)
-        } catch {
-            throw Failure(failure: .encoderFailed(detail: "\(error)"))
-        }
-        for packet in packets {
-            let admission = startGate.admit(.audio, videoHeaderAvailable: video?.encoder.parameterSets != nil)
-            run(admission.before)
-            guard admission.send else { continue }
-            let offset = UInt32(truncatingIfNeeded: max(packet.ptsMilliseconds, 0))
-            let tag = FLVTag(audio: .frame(packet.data), timestamp: base &+ offset)
-            if case .drop = publisher.send(tag, as: .audio) { congestion(atSeconds: seconds) }
-        }
-    }
-
-    /// The uplink could not keep up: with adaptive bitrate on, the encoder slows down (`BitrateAdapter`).
-    private func congestion(atSeconds seconds: Double) {
-        if let kbps = bitrate?.congestion(atSeconds: seconds) { try? video?.encoder.setBitrate(kbps: kbps) }
-    }
-
-    // MARK: - Stream start
-
-    private func run(_ steps: [StreamStartGate.Step]) {
-        for step in steps {
-            switch step {
-            case .metadata:
-                publisher.sendMetadata(metadata)
-            case .audioHeader:
-                if let asc = try? AudioSpecificConfig(parsing: audioEncoder.audioSpecificConfig) {
-                    publisher.send(FLVTag(audio: .sequenceHeader(asc), timestamp: 0), as: .header)
-                }
-            case .videoHeader:
-                if let sets = video?.encoder.parameterSets,
-                   let avc = try? AVCDecoderConfigurationRecord(sps: sets.sps, pps: sets.pps) {
-                    publisher.send(FLVTag(video: .sequenceHeader(avc), timestamp: 0), as: .header)
-                }
-            case .requestKeyframe:
-                video?.encoder.forceKeyframe()
+        while let mixed = mixer.mix(frames: audioEncoder.frameSize) {
+            let packets: [EncodedAudioPacket]
+            do {
+                packets = try audioEncoder.encode(interleaved: mixed)
+            } catch {
+                throw Failure(failure: .encoderFailed(detail: "\(error)"))
+            }
+            for packet in packets {
+                let offset = UInt32(truncatingIfNeeded: max(packet.ptsMilliseconds, 0))
+                engine.submit(FLVTag(audio: .frame(packet.data), timestamp: base &+ offset))
+                counters.audioFramesEncoded += 1
+                counters.audioBytes += packet.data.count
             }
         }
-    }
-
-    private var metadata: FLVMetadata {
-        FLVMetadata(width: video.map { Double($0.lock.size.width) }, height: video.map { Double($0.lock.size.height) },
-                    videoDataRate: Double(video?.bitrateKbps ?? settings.videoBitrateKbps),
-                    frameRate: Double(settings.fps), videoCodecID: FLVMetadata.avcVideoCodecID,
-                    audioDataRate: Double(settings.audioBitrateKbps), audioSampleRate: Double(AudioMixer.sampleRate),
-                    audioSampleSize: 16, stereo: true, audioCodecID: FLVMetadata.aacAudioCodecID, encoder: "Stream")
     }
 }

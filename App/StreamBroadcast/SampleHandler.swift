@@ -1,18 +1,20 @@
 import AppLogic
+import Engine
 import Foundation
 import ReplayKit
+import StreamCore
 import Synchronization
 
 /// The Broadcast Upload Extension's entry point, hosted by replayd. It owns one `BroadcastPipeline` behind a lock:
-/// ReplayKit calls arrive on its own threads, the publisher's events on the network queue.
+/// ReplayKit calls arrive on its own threads, the engine's end on its task.
 final class SampleHandler: RPBroadcastSampleHandler, @unchecked Sendable {
     // @unchecked Sendable: the only mutable state is `pipeline`, and every access to it goes through the Mutex.
     private let pipeline = Mutex<BroadcastPipeline?>(nil)
 
     override func broadcastStarted(withSetupInfo setupInfo: [String: NSObject]?) {
         do throws(BroadcastPipeline.Failure) {
-            let made = try BroadcastPipeline { [weak self] event in self?.handle(event) }
-            // Stored before it starts, so the publisher's first event finds it.
+            let made = try BroadcastPipeline { [weak self] final in self?.ended(final) }
+            // Stored before it starts, so that the engine's end finds it.
             pipeline.withLock { pipeline in
                 pipeline = made
                 pipeline?.start()
@@ -59,19 +61,17 @@ final class SampleHandler: RPBroadcastSampleHandler, @unchecked Sendable {
         if let (failure, credentials) = failed { finish(failure, credentials: credentials) }
     }
 
-    private func handle(_ event: RTMPNetworkPublisher.Event) {
-        switch event {
-        case .published:
-            pipeline.withLock { $0?.published() }
-        case .failed(let failure):
-            let credentials = pipeline.withLock { pipeline -> StreamCredentials? in
-                let credentials = pipeline?.credentials
-                pipeline?.stop()
-                pipeline = nil
-                return credentials
-            }
-            finish(failure, credentials: credentials)
+    /// The engine ended: after a failure (an ingest that refused, a connection that could not come back within
+    /// the reconnect schedule) the user is told why; an end asked for by `broadcastFinished` says nothing.
+    private func ended(_ final: BroadcastState) {
+        guard case .failed(let error) = final else { return }
+        let credentials = pipeline.withLock { pipeline -> StreamCredentials? in
+            let credentials = pipeline?.credentials
+            pipeline?.stop()
+            pipeline = nil
+            return credentials
         }
+        finish(BroadcastFailure(error), credentials: credentials)
     }
 
     /// Ends the broadcast with the readable message iOS shows to the user (never containing the stream key).

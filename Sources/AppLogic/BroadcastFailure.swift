@@ -1,4 +1,5 @@
-import RTMP
+import Engine
+import Publisher
 import StreamCore
 
 /// Why a broadcast ends early, and the text the extension passes to `finishBroadcastWithError` (iOS shows it to
@@ -28,22 +29,39 @@ public enum BroadcastFailure: Sendable, Hashable {
     case protocolError
     /// The video or audio encoder failed.
     case encoderFailed(detail: String)
+    /// The broadcast stopped for another reason (the detail is the engine's message, never the key).
+    case stopped(detail: String)
 
     /// The `NSError` domain of the finish error.
     public static let errorDomain = "com.joeblau.Stream.Broadcast"
 
-    /// The failure for an RTMP session failure.
-    /// - Parameters:
-    ///   - code: `RTMPError.code`.
-    ///   - statusCode: `RTMPError.statusCode`.
-    public init(rtmp code: RTMPError.Code, statusCode: String?) {
-        switch code {
-        case .connectRejected: self = .connectRejected(statusCode: statusCode)
-        case .publishRejected: self = .publishRejected(statusCode: statusCode)
-        case .closed: self = .connectionLost
-        case .unsupportedVersion, .invalidHandshake, .malformedChunk, .chunkSizeOutOfRange, .messageTooLarge,
-             .resourceLimitExceeded, .malformedMessage, .playRejected, .unexpectedMessage, .invalidState:
-            self = .protocolError
+    /// The failure a broadcast ended with, as the engine reports it (the same reconnects and errors as
+    /// `stream broadcast`): the publish error underneath says what went wrong on the network or at the ingest.
+    ///
+    /// A connection that was live and gave up reconnecting is `.connectionLost` whatever its last attempt met
+    /// (a refused or unreachable reconnect is the same loss to the user), unless the ingest refused the stream.
+    /// - Parameter error: the broadcast's (or its output's) final error.
+    public init(_ error: BroadcastError) {
+        if error.code == .encoderFailed {
+            self = .encoderFailed(detail: error.message)
+            return
+        }
+        guard let publish = error.publishError else {
+            self = .stopped(detail: error.message)
+            return
+        }
+        let wasLive = error.code == .connectionLost
+        switch publish.code {
+        case .connectRejected: self = .connectRejected(statusCode: publish.serverStatusCode)
+        case .publishRejected: self = .publishRejected(statusCode: publish.serverStatusCode)
+        case _ where wasLive: self = .connectionLost
+        case .connectionRefused: self = .connectionRefused
+        case .dnsFailure: self = .hostNotFound
+        case .tlsFailure: self = .tlsFailure
+        case .timeout: self = .timeout
+        case .networkUnavailable: self = .networkUnavailable
+        case .connectionLost: self = .connectionLost
+        case .protocolError, .messageTooLarge, .invalidState: self = .protocolError
         }
     }
 
@@ -62,6 +80,7 @@ public enum BroadcastFailure: Sendable, Hashable {
         case .publishRejected: 10
         case .protocolError: 11
         case .encoderFailed: 12
+        case .stopped: 13
         }
     }
 
@@ -101,6 +120,8 @@ public enum BroadcastFailure: Sendable, Hashable {
             text = "\(server) sent something Stream could not understand. Check that the URL is an RTMP ingest."
         case .encoderFailed(let detail):
             text = "Encoding failed (\(detail)). Try a lower quality in Stream's settings."
+        case .stopped(let detail):
+            text = "The broadcast stopped (\(detail)). Start it again."
         }
         return Redaction.redact(text, secrets: [streamKey ?? ""])
     }

@@ -1,3 +1,4 @@
+import Engine
 import StreamCore
 
 /// The broadcast extension's memory choices. Broadcast upload extensions are killed by jetsam past about 50 MB, and
@@ -26,8 +27,13 @@ public enum MemoryBudget {
     /// The capture size of the facecam: the overlay is at most 40 % of a 1080-pixel-wide frame (432 pixels), so
     /// 640 × 480 (`AVCaptureSession.Preset.vga640x480`) is always enough.
     public static let cameraSize = PixelSize(width: 640, height: 480)
-    /// The longest the outgoing queue may hold, in milliseconds of media, before frames are dropped.
-    public static let sendQueueMilliseconds = 1000
+    /// The engine's send queue policy, which bounds what waits for the network: video is dropped past
+    /// `dropVideoAfterMilliseconds` of queued media, audio only past `hopelessAfterMilliseconds`.
+    public static let sendQueuePolicy = SendQueue.Policy()
+    /// The mix's sample rate (the AAC encoder's and the `AVAudioConverter`'s target).
+    public static let audioSampleRate = 48_000
+    /// The mix's channels (interleaved stereo).
+    public static let audioChannels = 2
     /// The `CIContext` is created once per broadcast, Metal-backed, with no intermediate caching.
     public static let ciContextCount = 1
 
@@ -42,8 +48,8 @@ public enum MemoryBudget {
     ///   - screen: the screen size in pixels.
     ///   - encode: the encode size.
     ///   - facecam: whether the camera runs and frames are composited.
-    ///   - videoBitrateKbps: the video bitrate (the send queue holds up to `sendQueueMilliseconds` of it).
-    ///   - audioBitrateKbps: the audio bitrate.
+    ///   - videoBitrateKbps: the video bitrate (the send queue holds up to the policy's video threshold of it).
+    ///   - audioBitrateKbps: the audio bitrate (held up to the policy's hopeless threshold).
     /// - Returns: bytes.
     public static func estimatedBytes(screen: PixelSize, encode: PixelSize, facecam: Bool, videoBitrateKbps: Int,
                                       audioBitrateKbps: Int) -> Int {
@@ -54,7 +60,10 @@ public enum MemoryBudget {
             bytes += compositorPoolBuffers * frameBytes(encode)
             bytes += (cameraBuffers + cameraFramesKept) * frameBytes(cameraSize)
         }
-        bytes += (max(videoBitrateKbps, 0) + max(audioBitrateKbps, 0)) * sendQueueMilliseconds / 8
+        // kbit/s × ms / 8 = bytes.
+        bytes += max(videoBitrateKbps, 0) * Int(sendQueuePolicy.dropVideoAfterMilliseconds) / 8
+        bytes += max(audioBitrateKbps, 0) * Int(sendQueuePolicy.hopelessAfterMilliseconds) / 8
+        bytes += BroadcastOutput.defaultSinkBufferLimit
         return bytes
     }
 

@@ -88,4 +88,15 @@ public struct SampleRouting: Sendable, Hashable {
     public var mixedSources: Set<AudioSource> {
         includeAppAudio ? [.app, .microphone] : [.microphone]
     }
+
+    /// The inputs of the engine's `AudioMixer`, in order: the microphone, then the app when its audio is on.
+    public var mixerInputs: [AudioSource] {
+        includeAppAudio ? [.microphone, .app] : [.microphone]
+    }
+
+    /// The mixer input a source's buffers go to, or nil when the source is not mixed.
+    /// - Parameter source: where the buffer came from.
+    public func mixerInput(of source: AudioSource) -> Int? {
+        mixerInputs.firstIndex(of: source)
+    }
 }

@@ -1,12 +1,13 @@
 #if os(Linux)
 import Capture
 import Encoders
+import Engine
 import FLV
 import Foundation
 import Media
 import StreamCore
 
-/// The real-time half of a session: sources → compositor → encoders → FLV tags → outputs, on its own thread.
+/// The real-time half of a session: sources → compositor → encoders → FLV tags → the engine, on its own thread.
 ///
 /// Rendering, compositing and encoding are blocking C calls of several milliseconds per frame, and their deadlines
 /// are hard: on the shared cooperative pool (one thread per core) anything else blocking the pool would make frames
@@ -17,7 +18,6 @@ final class MediaPipeline {
     let configuration: BroadcastConfiguration
     let encodeSize: PixelSize
     let headers: StreamHeaders
-    private let outputs: [BroadcastOutput]
     private let screen: any ScreenSource
     private let camera: PiPCamera?
     private let audio: any AudioSource
@@ -25,27 +25,26 @@ final class MediaPipeline {
     private let compositor: PiPCompositor
     private let videoEncoder: any VideoEncoder
     private let audioEncoder: any AudioEncoder
-    private var counters = PipelineControl.Counters()
+    private var counters = EncodeCounters()
     private var nextKeyframeMilliseconds: Int64 = 0
 
     /// x264 counts frames, so skipped frames would stretch its keyframe cadence: the pipeline forces keyframes on
     /// the clock instead and leaves x264's own interval at the longest it accepts.
     private static let encoderKeyframeIntervalSeconds = 60
 
-    /// Opens the sources and encoders and prepares the headers.
-    init(configuration: BroadcastConfiguration, outputs: [BroadcastOutput]) throws(BroadcastError) {
+    /// Takes the opened sources, opens the encoders and prepares the headers.
+    init(configuration: BroadcastConfiguration, sources: LinuxSources) throws(BroadcastError) {
         let settings = configuration.settings
         self.configuration = configuration
-        self.outputs = outputs
-        screen = try Self.openScreen(configuration.screen)
+        screen = sources.screen
+        camera = sources.camera
+        audio = sources.audio
         let size = screen.size
-        guard Self.screenSizes.contains(size.width), Self.screenSizes.contains(size.height) else {
+        guard LinuxSources.screenSizes.contains(size.width), LinuxSources.screenSizes.contains(size.height) else {
             throw BroadcastError(.invalidConfiguration, "the screen size \(size) must be between 64x64 and "
                                     + "8192x8192")
         }
         encodeSize = configuration.encodeSize(screenSize: size)
-        camera = settings.pipEnabled ? try PiPCamera(configuration.camera) : nil
-        audio = try Self.openAudio(configuration.audio)
         converter = EncodeFrameConverter(width: encodeSize.width, height: encodeSize.height)
         compositor = PiPCompositor(configuration: configuration.pip)
         let videoConfiguration = VideoEncoderConfiguration(
@@ -64,52 +63,23 @@ final class MediaPipeline {
         videoEncoder = video
         audioEncoder = audio
         do {
-            let avc = try AVCDecoderConfigurationRecord(sps: video.sps, pps: video.pps)
-            let asc = try AudioSpecificConfig(parsing: audio.audioSpecificConfig)
-            headers = StreamHeaders(
-                metadata: FLVMetadata(
-                    width: Double(encodeSize.width), height: Double(encodeSize.height),
-                    videoDataRate: Double(settings.videoBitrateKbps), frameRate: Double(settings.fps),
-                    videoCodecID: FLVMetadata.avcVideoCodecID, audioDataRate: Double(settings.audioBitrateKbps),
-                    audioSampleRate: 48_000, audioSampleSize: 16, stereo: true,
-                    audioCodecID: FLVMetadata.aacAudioCodecID, encoder: "Stream"),
-                videoSequenceHeader: FLVTag(video: .sequenceHeader(avc), timestamp: 0),
-                audioSequenceHeader: FLVTag(audio: .sequenceHeader(asc), timestamp: 0))
+            headers = try StreamHeaders(
+                width: encodeSize.width, height: encodeSize.height, framesPerSecond: settings.fps,
+                videoBitrateKbps: settings.videoBitrateKbps, audioBitrateKbps: settings.audioBitrateKbps,
+                audioSampleRate: audioConfiguration.sampleRate, sps: video.sps, pps: video.pps,
+                audioSpecificConfig: audio.audioSpecificConfig)
         } catch {
             throw BroadcastError(.encoderFailed, "the encoders produced unusable headers: \(error)")
         }
         counters.videoBitrateKbps = settings.videoBitrateKbps
     }
 
-    /// The screen sizes a session accepts, per side.
-    static let screenSizes = 64...8192
-
-    private static func openScreen(_ screen: BroadcastConfiguration.Screen) throws(BroadcastError)
-        -> any ScreenSource {
-        switch screen {
-        case .test(let size):
-            guard screenSizes.contains(size.width), screenSizes.contains(size.height) else {
-                throw BroadcastError(.invalidConfiguration, "the test screen size \(size) must be between 64x64 "
-                                        + "and 8192x8192")
-            }
-            return TestScreenSource(size: size)
-        case .x11(let options):
-            return try X11Screen(options: options)
-        }
-    }
-
-    private static func openAudio(_ audio: BroadcastConfiguration.Audio) throws(BroadcastError) -> any AudioSource {
-        switch audio {
-        case .tone(let frequency): return TestToneSource(frequency: frequency)
-        case .pulse(let plan, let server): return try PulseAudioInput(plan: plan, server: server)
-        }
-    }
-
-    /// Runs until the duration is reached, a stop is asked, or an encoder fails; then flushes the encoders.
-    func run(control: PipelineControl) {
+    /// Runs until the duration is reached, a stop is asked, or an encoder fails; then flushes the encoders. A pause
+    /// holds the loop (costing nothing) and the clock with it: media resumes where it stopped.
+    func run(engine: BroadcastEngine, control: PipelineControl) {
         let clock = ContinuousClock()
-        let start = clock.now
-        for output in outputs { output.setClockOrigin(start) }
+        var start = clock.now
+        engine.setClockOrigin(start)
         let fps = configuration.settings.fps
         let frameDuration = Duration.seconds(1) / fps
         let frameLimit = configuration.duration.map { Int(($0 / frameDuration).rounded(.up)) }
@@ -121,6 +91,13 @@ final class MediaPipeline {
         var videoDone = false
         var audioDone = false
         while !(videoDone && audioDone) && !control.shouldStop {
+            if control.isPaused {
+                let pausedAt = clock.now
+                control.waitWhilePaused()
+                start += pausedAt.duration(to: clock.now)
+                engine.setClockOrigin(start)
+                continue
+            }
             let videoDeadline = start + frameDuration * videoIndex
             // An audio buffer is ready once its last sample has been "captured".
             let audioDeadline = start + .nanoseconds(
@@ -130,7 +107,7 @@ final class MediaPipeline {
             let now = clock.now
             do throws(BroadcastError) {
                 if !audioDone && now >= audioDeadline {
-                    try encodeAudio(index: audioIndex)
+                    try encodeAudio(index: audioIndex, engine: engine)
                     audioIndex += 1
                     if let sampleLimit, Int64(audioIndex) * samplesPerBuffer >= sampleLimit { audioDone = true }
                 }
@@ -142,11 +119,11 @@ final class MediaPipeline {
                         counters.framesSkippedLate += skipped
                         videoIndex += skipped
                     }
-                    if let kbps = control.takeRequestedBitrate(), kbps != videoEncoder.configuration.bitrateKbps {
+                    if let kbps = engine.takeBitrateRequest(), kbps != videoEncoder.configuration.bitrateKbps {
                         try? videoEncoder.setBitrate(kbps: kbps)
                     }
                     let workStart = clock.now
-                    try encodeVideo(index: videoIndex, fps: fps)
+                    try encodeVideo(index: videoIndex, fps: fps, engine: engine)
                     counters.videoWorkSeconds += (clock.now - workStart) / .seconds(1)
                     videoIndex += 1
                     if let frameLimit, videoIndex >= frameLimit { videoDone = true }
@@ -155,12 +132,12 @@ final class MediaPipeline {
                 control.fail(error)
             }
             counters.elapsedSeconds = (clock.now - start) / .seconds(1)
-            publish(to: control)
+            publish(to: engine, control: control)
         }
         if videoDone && audioDone { control.stop(.durationReached) }
         camera?.stop()
-        flushEncoders()
-        publish(to: control)
+        flushEncoders(engine: engine)
+        publish(to: engine, control: control)
     }
 
     /// Sleeps on the monotonic clock (not the wall clock), in slices so a stop is noticed within one frame.
@@ -174,28 +151,30 @@ final class MediaPipeline {
         while nanosleep(&request, &remainder) != 0 && errno == EINTR { request = remainder }
     }
 
-    private func publish(to control: PipelineControl) {
-        counters.screenPool = screen.statistics
-        counters.encodePool = converter.statistics
-        counters.cameraPool = camera?.statistics ?? PoolStatistics()
-        counters.framesComposited = compositor.statistics.composited
-        counters.frameBufferAllocations = counters.screenPool.allocations + counters.encodePool.allocations
-            + counters.cameraPool.allocations + converter.intermediateAllocations
+    private func publish(to engine: BroadcastEngine, control: PipelineControl) {
+        var statistics = PipelineStatistics()
+        statistics.screenPool = screen.statistics
+        statistics.encodePool = converter.statistics
+        statistics.cameraPool = camera?.statistics ?? PoolStatistics()
+        statistics.framesComposited = compositor.statistics.composited
+        statistics.frameBufferAllocations = statistics.screenPool.allocations + statistics.encodePool.allocations
+            + statistics.cameraPool.allocations + converter.intermediateAllocations
             + compositor.statistics.bufferAllocations
+        control.publish(statistics)
         counters.videoBitrateKbps = videoEncoder.configuration.bitrateKbps
-        control.publish(counters)
+        engine.publish(counters)
     }
 
     // MARK: Video
 
-    private func encodeVideo(index: Int, fps: Int) throws(BroadcastError) {
+    private func encodeVideo(index: Int, fps: Int, engine: BroadcastEngine) throws(BroadcastError) {
         let pts = Int64(index) * 1_000_000_000 / Int64(fps)
         if let camera, let cameraFrame = camera.frame(index: index, pts: pts) {
             compositor.cameraSlot.put(cameraFrame)
         }
         let milliseconds = Int64(index) * 1000 / Int64(fps)
-        // Every output is asked (each clears its own request), then keyframes follow the clock.
-        let requested = outputs.map { $0.takeKeyframeRequest() }.contains(true)
+        // A new connection or a flushed queue asks for one; otherwise keyframes follow the clock.
+        let requested = engine.takeKeyframeRequest()
         let interval = Int64(configuration.keyframeIntervalSeconds) * 1000
         if requested {
             // A new connection starts here: the cadence restarts from this frame.
@@ -233,35 +212,35 @@ final class MediaPipeline {
         } catch {
             throw BroadcastError(.encoderFailed, "the video encoder failed: \(error)")
         }
-        submit(packets)
+        submit(packets, to: engine)
     }
 
-    private func submit(_ packets: [EncodedVideoPacket]) {
+    private func submit(_ packets: [EncodedVideoPacket], to engine: BroadcastEngine) {
         for packet in packets {
             let body = FLVVideoTagBody.frame(AnnexB.lengthPrefixed(packet.data), isKeyFrame: packet.isKeyframe,
                                              compositionTime: Int32(clamping: packet.pts - packet.dts))
             let tag = FLVTag(video: body, timestamp: UInt32(truncatingIfNeeded: max(0, packet.dts)))
             counters.videoBytes += packet.data.count
             counters.framesEncoded += 1
-            for output in outputs { output.submit(tag) }
+            engine.submit(tag)
         }
     }
 
     // MARK: Audio
 
-    private func encodeAudio(index: Int) throws(BroadcastError) {
+    private func encodeAudio(index: Int, engine: BroadcastEngine) throws(BroadcastError) {
         guard let buffer = audio.nextBuffer(index: index) else { return }
         do {
             let packets = try buffer.withUnsafeBytes { bytes in
                 try audioEncoder.encode(interleaved: bytes.bindMemory(to: Float.self))
             }
-            submit(packets)
+            submit(packets, to: engine)
         } catch {
             throw BroadcastError(.encoderFailed, "the audio encoder failed: \(error)")
         }
     }
 
-    private func submit(_ packets: [EncodedAudioPacket]) {
+    private func submit(_ packets: [EncodedAudioPacket], to engine: BroadcastEngine) {
         let priming = Int64(audioEncoder.primingSamples)
         for packet in packets {
             // The first packet starts `priming` samples before zero; shift so the stream starts at 0 ms.
@@ -269,14 +248,14 @@ final class MediaPipeline {
             let tag = FLVTag(audio: .frame(packet.data), timestamp: UInt32(truncatingIfNeeded: max(0, milliseconds)))
             counters.audioBytes += packet.data.count
             counters.audioFramesEncoded += 1
-            for output in outputs { output.submit(tag) }
+            engine.submit(tag)
         }
     }
 
-    private func flushEncoders() {
+    private func flushEncoders(engine: BroadcastEngine) {
         do {
-            submit(try videoEncoder.flush())
-            submit(try audioEncoder.flush())
+            submit(try videoEncoder.flush(), to: engine)
+            submit(try audioEncoder.flush(), to: engine)
         } catch {
             // The stream is ending anyway; what was sent stays valid.
         }

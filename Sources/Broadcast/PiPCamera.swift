@@ -1,5 +1,6 @@
 #if os(Linux)
 import Capture
+import Engine
 import Media
 
 /// The PiP camera as the media loop sees it: the test pattern drawn in step with the session's frames, or any other

@@ -1,43 +1,30 @@
-import Media
+import Dispatch
+import Engine
 import Locking
+import Media
 
-/// What the media thread and the session's tasks share: stop and failure, the requested bitrate, and the counters
-/// the media thread publishes. Every field is behind one lock, held only for a copy.
+/// What the media thread and the session share: stop, failure and pause, and the pool counters the media thread
+/// publishes. Every field is behind one lock, held only for a copy.
 final class PipelineControl: Sendable {
-    /// Counters published by the media thread after each frame.
-    struct Counters: Sendable {
-        var videoBytes = 0
-        var audioBytes = 0
-        var framesEncoded = 0
-        var audioFramesEncoded = 0
-        var framesSkippedLate = 0
-        var framesComposited = 0
-        var frameBufferAllocations = 0
-        var screenPool = PoolStatistics()
-        var encodePool = PoolStatistics()
-        var cameraPool = PoolStatistics()
-        var videoBitrateKbps = 0
-        /// Time spent producing video frames (render, convert, composite, encode), in seconds, since the start.
-        var videoWorkSeconds = 0.0
-        /// Seconds since the media clock started (0 before).
-        var elapsedSeconds = 0.0
-    }
-
     private struct State {
         var stopReason: BroadcastEndReason?
         var failure: BroadcastError?
-        var requestedBitrateKbps: Int?
-        var counters = Counters()
-        var finished = false
+        var statistics = PipelineStatistics()
+        var paused = false
+        /// The media thread is blocked in ``waitWhilePaused()``.
+        var waiting = false
     }
 
     private let state = Locked(State())
+    /// Wakes a paused media thread (signalled only when it is waiting, so no stale wake-up is left behind).
+    private let resumed = DispatchSemaphore(value: 0)
 
-    /// Asks the media thread to stop for `reason` (the first reason wins).
+    /// Asks the media thread to stop for `reason` (the first reason wins); a paused thread wakes up.
     func stop(_ reason: BroadcastEndReason) {
         state.withLock { value in
             if value.stopReason == nil { value.stopReason = reason }
         }
+        wakeIfWaiting()
     }
 
     /// Records a failure (the first wins); the media thread stops.
@@ -45,6 +32,7 @@ final class PipelineControl: Sendable {
         state.withLock { value in
             if value.failure == nil { value.failure = error }
         }
+        wakeIfWaiting()
     }
 
     /// Whether the media thread should stop.
@@ -55,32 +43,62 @@ final class PipelineControl: Sendable {
         state.withLock { ($0.stopReason, $0.failure) }
     }
 
-    /// Asks the encoder for a new bitrate (applied before the next frame).
-    func requestBitrate(_ kbps: Int) {
-        state.withLock { $0.requestedBitrateKbps = kbps }
+    /// Holds the media thread before its next frame until ``resume()``.
+    func pause() {
+        state.withLock { $0.paused = true }
     }
 
-    /// The bitrate asked for since the last call, if any.
-    func takeRequestedBitrate() -> Int? {
-        state.withLock { value in
-            defer { value.requestedBitrateKbps = nil }
-            return value.requestedBitrateKbps
+    /// Lets a paused media thread go on.
+    func resume() {
+        state.withLock { $0.paused = false }
+        wakeIfWaiting()
+    }
+
+    /// Whether a pause is asked.
+    var isPaused: Bool { state.withLock { $0.paused } }
+
+    /// Called by the media thread: blocks (costing nothing) while paused and not stopping.
+    func waitWhilePaused() {
+        while state.withLock({ value -> Bool in
+            let wait = value.paused && value.stopReason == nil && value.failure == nil
+            value.waiting = wait
+            return wait
+        }) {
+            resumed.wait()
         }
     }
 
-    /// The latest counters.
-    var counters: Counters { state.withLock { $0.counters } }
-
-    /// Publishes counters.
-    func publish(_ counters: Counters) {
-        state.withLock { $0.counters = counters }
+    private func wakeIfWaiting() {
+        let wake = state.withLock { value -> Bool in
+            defer { value.waiting = false }
+            return value.waiting
+        }
+        if wake { resumed.signal() }
     }
 
-    /// Whether the media thread has finished (sources stopped, encoders flushed).
-    var isFinished: Bool { state.withLock { $0.finished } }
+    /// The latest pool counters.
+    var statistics: PipelineStatistics { state.withLock { $0.statistics } }
 
-    /// Marks the media thread finished.
-    func markFinished() {
-        state.withLock { $0.finished = true }
+    /// Publishes pool counters.
+    func publish(_ statistics: PipelineStatistics) {
+        state.withLock { $0.statistics = statistics }
     }
+}
+
+/// The Linux pipeline's own counters: its frame pools and the compositor.
+public struct PipelineStatistics: Sendable, Hashable {
+    /// Frame buffers allocated by the screen source's pool, the encode converter's pool and the compositor (a
+    /// steady state adds none).
+    public var frameBufferAllocations = 0
+    /// The screen source's pool counters.
+    public var screenPool = PoolStatistics()
+    /// The encode converter's pool counters.
+    public var encodePool = PoolStatistics()
+    /// The camera source's pool counters.
+    public var cameraPool = PoolStatistics()
+    /// Frames that got the camera picture drawn in.
+    public var framesComposited = 0
+
+    /// Zeroed counters.
+    public init() {}
 }

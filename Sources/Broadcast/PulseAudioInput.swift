@@ -1,5 +1,6 @@
 #if os(Linux)
 import Capture
+import Engine
 import Media
 
 /// Captured audio as the broadcast's sound: an ``Capture/AudioCapture`` (microphone, mixed with the system audio
@@ -17,8 +18,6 @@ public final class PulseAudioInput: AudioSource {
     private let queue = AudioBufferQueue(capacity: queueCapacity)
     private let capture: AudioCapture
     private let silence: PCMBufferPool
-    /// Ticks that had no captured buffer and sent silence.
-    public private(set) var silentBuffers = 0
 
     /// Starts capturing.
     /// - Parameters:
@@ -43,15 +42,11 @@ public final class PulseAudioInput: AudioSource {
     /// The silence pool's counters (the capture's own pools are PulseAudio's side).
     public var statistics: PoolStatistics { silence.statistics }
 
-    /// Buffers dropped because the media loop fell behind the capture.
-    public var droppedBuffers: Int { queue.dropped }
-
     /// The oldest captured buffer, or silence when none is ready.
     public func nextBuffer(index: Int) -> PCMBuffer? {
         if let buffer = queue.pop(), buffer.frameCount == samplesPerBuffer { return buffer }
         guard var buffer = silence.makeBuffer(pts: 0) else { return nil }
         buffer.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
-        silentBuffers += 1
         return buffer
     }
 }

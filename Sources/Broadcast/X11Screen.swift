@@ -1,5 +1,6 @@
 #if os(Linux)
 import Capture
+import Engine
 import Media
 import StreamCore
 

@@ -1,4 +1,5 @@
 #if canImport(CPulse)
+import Engine
 import Media
 import Locking
 

@@ -21,9 +21,6 @@ public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A human-readable explanation of the error.
     public var description: String { message }
 
-    /// Whether two errors come from the same kind of failure (ignoring the message).
-    public func isSameKind(as other: CaptureError) -> Bool { code == other.code }
-
     static func cannotOpenDisplay(_ name: String) -> Self {
         if name.isEmpty {
             return Self(.display, "cannot open an X display: DISPLAY is not set; pass --display :0 or run inside an "

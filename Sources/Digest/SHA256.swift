@@ -25,8 +25,7 @@ public struct SHA256: Sendable {
     public static let digestSize = 32
 
     private var hash: [UInt32] = SHA256.initialHash
-    private var pending: [UInt8] = []
-    private var totalLength: UInt64 = 0
+    private var buffer = BlockBuffer()
 
     /// Creates a hasher with nothing absorbed yet.
     public init() {}
@@ -34,39 +33,16 @@ public struct SHA256: Sendable {
     /// Absorbs more input.
     /// - Parameter bytes: the next bytes of the message.
     public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-        for byte in bytes {
-            pending.append(byte)
-            totalLength &+= 1
-            if pending.count == SHA256.blockSize {
-                compress(pending[...])
-                pending.removeAll(keepingCapacity: true)
-            }
-        }
+        var hash = self.hash
+        buffer.update(bytes) { SHA256.compress($0, into: &hash) }
+        self.hash = hash
     }
 
     /// Pads the message (FIPS 180-4 §5.1.1) and returns the 32-byte digest.
     public consuming func finalize() -> [UInt8] {
-        let bitLength = totalLength &* 8
-        pending.append(0x80)
-        if pending.count > SHA256.blockSize - 8 {
-            pending.append(contentsOf: [UInt8](repeating: 0, count: SHA256.blockSize - pending.count))
-            compress(pending[...])
-            pending.removeAll(keepingCapacity: true)
-        }
-        pending.append(contentsOf: [UInt8](repeating: 0, count: SHA256.blockSize - 8 - pending.count))
-        for shift in stride(from: 56, through: 0, by: -8) {
-            pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
-        compress(pending[...])
-        var digest: [UInt8] = []
-        digest.reserveCapacity(SHA256.digestSize)
-        for word in hash {
-            digest.append(UInt8(truncatingIfNeeded: word >> 24))
-            digest.append(UInt8(truncatingIfNeeded: word >> 16))
-            digest.append(UInt8(truncatingIfNeeded: word >> 8))
-            digest.append(UInt8(truncatingIfNeeded: word))
-        }
-        return digest
+        var hash = self.hash
+        buffer.finish { SHA256.compress($0, into: &hash) }
+        return BlockBuffer.bigEndianBytes(hash)
     }
 
     /// Hashes a whole message at once.
@@ -79,14 +55,9 @@ public struct SHA256: Sendable {
     }
 
     /// FIPS 180-4 §6.2.2: one round of the compression function over a 64-byte block.
-    private mutating func compress(_ block: ArraySlice<UInt8>) {
+    private static func compress(_ block: ArraySlice<UInt8>, into hash: inout [UInt32]) {
         var schedule = [UInt32](repeating: 0, count: 64)
-        var index = block.startIndex
-        for t in 0..<16 {
-            schedule[t] = UInt32(block[index]) << 24 | UInt32(block[index + 1]) << 16
-                | UInt32(block[index + 2]) << 8 | UInt32(block[index + 3])
-            index += 4
-        }
+        BlockBuffer.words(of: block, into: &schedule)
         for t in 16..<64 {
             let s0 = rotr(schedule[t - 15], 7) ^ rotr(schedule[t - 15], 18) ^ (schedule[t - 15] >> 3)
             let s1 = rotr(schedule[t - 2], 17) ^ rotr(schedule[t - 2], 19) ^ (schedule[t - 2] >> 10)
@@ -120,7 +91,7 @@ public struct SHA256: Sendable {
         hash[7] &+= h
     }
 
-    private func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {
+    private static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {
         (value >> count) | (value << (32 - count))
     }
 }

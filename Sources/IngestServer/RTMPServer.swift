@@ -38,6 +38,8 @@ public final class RTMPServer: Sendable {
         public var bufferBudget: Int
         /// Receives log events (on the loop thread: keep it quick). Stream keys appear only as tags.
         public var onEvent: @Sendable (ServerEvent) -> Void
+        /// Decides publishes before the key list (live shows' grants and OBS keys); nil for none.
+        public var publishGate: PublishGate?
         /// Receives every publish's media as it arrives (on the loop thread: keep it quick), e.g. for LL-HLS.
         /// Nil by default.
         public var onMedia: (@Sendable (IngestMediaEvent) -> Void)?
@@ -112,6 +114,13 @@ public final class RTMPServer: Sendable {
         } catch {
             throw IngestServerError("cannot start the server: \(error)")
         }
+    }
+
+    /// Disconnects the publishers the ``Configuration/publishGate`` admitted with these ids (an OBS key renewed, a
+    /// show ended). Returns at once; they are cut on the server's loop within moments.
+    public func disconnectPublishers(admittedAs ids: Set<UInt64>) {
+        guard let bound = state.withLock({ $0 }) else { return }
+        loop.execute { bound.value.hub.disconnectPublishers(admittedAs: ids) }
     }
 
     /// Counters: connections, publishers, players, bytes.

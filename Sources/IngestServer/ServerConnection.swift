@@ -22,10 +22,7 @@ final class ServerConnection: ConnectionHandler {
         self.connection = connection
         self.hub = hub
         self.peer = connection.remoteAddress ?? connection.endpoint
-        var random = [UInt8](repeating: 0, count: 1528)
-        var generator = SystemRandomNumberGenerator()
-        for index in random.indices { random[index] = generator.next() }
-        session = ServerSession(configuration: hub.sessionConfiguration, random: random)
+        session = ServerSession(configuration: hub.sessionConfiguration, random: HandshakeRandom.bytes())
         // A peer that connects and never completes the RTMP handshake and connect is dropped.
         handshakeTimer = connection.loop.scheduleOnLoop(after: handshakeTimeout) { [weak self] in
             self?.fail("no RTMP connect within \(handshakeTimeout): dropping the idle connection")

@@ -13,6 +13,9 @@ final class StreamHub {
     let statistics: ServerStatisticsCounter
     private var streams: [LiveStream.Key: LiveStream] = [:]
     private var connections: [ObjectIdentifier: ServerConnection] = [:]
+    /// Publishes the gate admitted: allowed and not started yet, then publishing.
+    private var gateAllowed: [LiveStream.Key: UInt64] = [:]
+    private var gatePublishing: [LiveStream.Key: UInt64] = [:]
     /// Bytes all connections hold in unfinished incoming messages (each reports its changes).
     private var inboundBuffered = 0
     private var playerCount = 0
@@ -63,6 +66,20 @@ final class StreamHub {
             emit(.publishRefused(app: app, keyTag: tag, peer: peer, reason: "unknown application"))
             return (false, "NetStream.Publish.BadName")
         }
+        switch configuration.publishGate?.authorize(app, name) ?? .pass {
+        case .pass:
+            break
+        case .allow(let id):
+            if streams[LiveStream.Key(app: app, name: name)]?.isLive == true {
+                emit(.publishRefused(app: app, keyTag: tag, peer: peer, reason: "already publishing"))
+                return (false, "NetStream.Publish.BadName")
+            }
+            gateAllowed[LiveStream.Key(app: app, name: name)] = id
+            return (true, "")
+        case .refuse(let reason):
+            emit(.publishRefused(app: app, keyTag: tag, peer: peer, reason: reason))
+            return (false, "NetStream.Publish.Unauthorized")
+        }
         if let keys = configuration.allowedKeys, !keys.allows(name) {
             // The same answer for every refused key: the server does not tell which keys exist.
             emit(.publishRefused(app: app, keyTag: tag, peer: peer, reason: "stream key not allowed"))
@@ -78,6 +95,10 @@ final class StreamHub {
     func startPublishing(app: String, name: String, connection: ServerConnection) -> LiveStream {
         let stream = stream(app: app, name: name)
         stream.attachPublisher(connection)
+        if let id = gateAllowed.removeValue(forKey: stream.key) {
+            gatePublishing[stream.key] = id
+            configuration.publishGate?.started(id)
+        }
         statistics.update { $0.publishers += 1 }
         emit(.publishStarted(app: app, keyTag: stream.keyTag, peer: connection.peer))
         configuration.onMedia?(.publishStarted(app: app, keyTag: stream.keyTag))
@@ -90,6 +111,7 @@ final class StreamHub {
     func stopPublishing(_ stream: LiveStream, connection: ServerConnection) {
         guard stream.publisher === connection else { return }
         stream.detachPublisher()
+        if let id = gatePublishing.removeValue(forKey: stream.key) { configuration.publishGate?.stopped(id) }
         statistics.update { $0.publishers -= 1 }
         emit(.publishStopped(app: stream.key.app, keyTag: stream.keyTag, peer: connection.peer))
         configuration.onMedia?(.publishStopped(app: stream.key.app, keyTag: stream.keyTag))
@@ -132,6 +154,13 @@ final class StreamHub {
             statistics.update { $0.playerSkips += 1 }
             emit(.playerBehind(app: stream.key.app, keyTag: stream.keyTag, peer: connection.peer,
                                queuedBytes: queued))
+        }
+    }
+
+    /// Closes the connections of the publishers the gate admitted with these ids.
+    func disconnectPublishers(admittedAs ids: Set<UInt64>) {
+        for (key, id) in gatePublishing where ids.contains(id) {
+            streams[key]?.publisher?.close()
         }
     }
 

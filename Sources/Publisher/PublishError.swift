@@ -1,13 +1,12 @@
 import RTMP
 import StreamCore
-import Transport
 
 /// Why publishing to an ingest failed, in words that tell a user what to do.
 ///
 /// The stream key never appears in the description: every message is redacted before it is stored.
-public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct PublishError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
-    public enum Code: Sendable, Equatable {
+    public enum Code: Sendable, Hashable {
         /// Nothing listens at the ingest's host and port.
         case connectionRefused
         /// The ingest's host name does not resolve.
@@ -16,6 +15,8 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case tlsFailure
         /// The ingest did not answer in time (connect, handshake, a command, or a stalled send).
         case timeout
+        /// There is no network path, or the ingest's network or host cannot be reached.
+        case networkUnavailable
         /// The ingest refused the connect command (wrong application, for example).
         case connectRejected
         /// The ingest refused the publish (wrong or unauthorised stream key, stream already live).
@@ -24,6 +25,9 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
         case connectionLost
         /// The ingest broke the RTMP protocol.
         case protocolError
+        /// One message was too large for RTMP (a frame over 16 MiB): that message is not sent, the connection
+        /// goes on.
+        case messageTooLarge
         /// The client was used in the wrong order or after close.
         case invalidState
     }
@@ -45,23 +49,33 @@ public struct PublishError: Error, Sendable, Equatable, CustomStringConvertible 
     /// Whether retrying later may help (network trouble) rather than needing the user to change something.
     public var isTransient: Bool {
         switch code {
-        case .connectionRefused, .dnsFailure, .timeout, .connectionLost: true
-        case .tlsFailure, .connectRejected, .publishRejected, .protocolError, .invalidState: false
+        case .connectionRefused, .dnsFailure, .timeout, .networkUnavailable, .connectionLost: true
+        case .tlsFailure, .connectRejected, .publishRejected, .protocolError, .messageTooLarge, .invalidState: false
         }
     }
 
-    init(_ error: TransportError, secrets: [String]) {
-        let code: Code = switch error.code {
-        case .connectionRefused: .connectionRefused
-        case .dnsFailure: .dnsFailure
-        case .tlsFailure: .tlsFailure
-        case .timeout: .timeout
-        case .peerClosed, .closed, .unreachable, .io, .bufferLimitExceeded, .listenFailed: .connectionLost
+    /// The error for a stream that could not open or went down.
+    /// - Parameters:
+    ///   - error: the stream's error.
+    ///   - secrets: text to redact.
+    public init(_ error: LinkError, secrets: [String]) {
+        let code: Code = switch error.kind {
+        case .refused: .connectionRefused
+        case .dns: .dnsFailure
+        case .tls: .tlsFailure
+        case .timedOut: .timeout
+        case .noPath, .unreachable: .networkUnavailable
+        case .closed, .bufferFull: .connectionLost
         }
         self.init(code, error.description, secrets: secrets)
     }
 
-    init(_ error: RTMPError, secrets: [String]) {
+    /// The error for what the RTMP session reported about the peer (a message too large *from the ingest* is a
+    /// protocol error; one we cannot send is made by ``RTMPClient/send(_:)`` as `.messageTooLarge`).
+    /// - Parameters:
+    ///   - error: the session's error.
+    ///   - secrets: text to redact.
+    public init(_ error: RTMPError, secrets: [String]) {
         let code: Code = switch error.code {
         case .connectRejected: .connectRejected
         case .publishRejected: .publishRejected

@@ -1,19 +1,20 @@
-import AMF
 import FLV
 import RTMP
 import StreamCore
-import Transport
 
 /// Publishes a live stream to an RTMP or RTMPS ingest: `connect(to:)` → `publish(streamKey:)` → `send(_:)` →
 /// `close()`.
 ///
-/// The driver of ``PublisherSession``: it moves bytes between the state machine and an ``AsyncConnection`` and
-/// owns the timeouts. Sends never block: bytes are queued and ``queuedBytes`` tells the caller how far behind
-/// the network is, so the broadcast layer can drop by policy instead of growing memory.
+/// The driver of ``PublisherSession`` over any ``ByteStream``: it moves bytes between the state machine and the
+/// stream and owns the timeouts. The platform supplies the stream through a ``ByteStreamConnector`` (Transport's
+/// TCP/TLS on Linux, `NWConnection` on Apple platforms), so every platform runs this same code. Sends never block:
+/// bytes are queued and ``queuedBytes`` tells the caller how far behind the network is, so the broadcast layer can
+/// drop by policy instead of growing memory.
 public actor RTMPClient {
     /// How the client connects.
     public struct Options: Sendable {
-        /// An extra CA certificate file (PEM) to trust for RTMPS, besides the system store.
+        /// An extra CA certificate file (PEM) to trust for RTMPS, besides the system store (used by the Linux
+        /// connector; Apple's uses the system trust).
         public var caFile: String?
         /// Bound on DNS + TCP connect + TLS handshake.
         public var connectTimeout: Duration
@@ -25,7 +26,8 @@ public actor RTMPClient {
         /// The outgoing chunk size announced first (RTMP §5.4.1).
         public var chunkSize: UInt32
         /// The kernel's send buffer for the socket (SO_SNDBUF), nil for Linux's auto-tuning (megabytes on a fast
-        /// link, and as many seconds of delay before a slow network shows in ``RTMPClient/queuedBytes``).
+        /// link, and as many seconds of delay before a slow network shows in ``RTMPClient/queuedBytes``). Used by
+        /// the Linux connector.
         public var socketSendBufferSize: Int?
 
         /// Creates options with defaults a broadcaster would pick.
@@ -52,43 +54,31 @@ public actor RTMPClient {
     /// Where the client is in its life.
     public private(set) var state: State = .idle
 
-    private let loop: EventLoop
-    private var connection: AsyncConnection?
+    private let connector: any ByteStreamConnector
+    private var stream: (any ByteStream)?
     private var url: IngestURL?
     private var session: PublisherSession?
     private var streamKey = ""
     private var readTask: Task<Void, Never>?
-    /// Bytes handed to the connection, and whether a wait for the queue to drain found the network stalled.
+    /// Bytes handed to the stream, and whether a wait for the queue to drain found the network stalled.
     private let written = WriteCounter()
     private let stalled = TimeoutFlag()
 
-    /// Creates a client.
+    /// Creates a client that opens its stream with `connector`.
     /// - Parameters:
-    ///   - options: timeouts, extra CA, buffer limit.
-    ///   - loop: the event loop for the socket; by default the process-wide client loop.
-    public init(options: Options = Options(), loop: EventLoop? = nil) throws(PublishError) {
+    ///   - options: timeouts, buffer limit, chunk size.
+    ///   - connector: the platform's TCP/TLS.
+    public init(options: Options = Options(), connector: any ByteStreamConnector) {
         self.options = options
-        if let loop {
-            self.loop = loop
-        } else {
-            do {
-                self.loop = try ClientEventLoop.shared()
-            } catch {
-                throw PublishError(.connectionLost, "cannot start the network event loop: \(error)")
-            }
-        }
+        self.connector = connector
     }
 
     /// Opens the TCP (rtmp://) or TLS (rtmps://) connection to the ingest.
-    /// - Throws: ``PublishError`` naming the host: refused, DNS, TLS (certificate, host name), timeout.
+    /// - Throws: ``PublishError`` naming the host: refused, DNS, TLS (certificate, host name), no network, timeout.
     public func connect(to url: IngestURL) async throws(PublishError) {
         guard case .idle = state else { throw PublishError(.invalidState, "connect() called twice") }
-        let tls = url.usesTLS ? TLSClientConfiguration(serverName: url.host, caFile: options.caFile) : nil
         do {
-            connection = try await AsyncConnection.connect(
-                host: url.host, port: url.port, tls: tls, timeout: options.connectTimeout,
-                writeBufferLimit: options.writeBufferLimit, sendBufferSize: options.socketSendBufferSize,
-                loop: loop)
+            stream = try await connector.connect(to: url, timeout: options.connectTimeout)
         } catch {
             throw fail(PublishError(error, secrets: []))
         }
@@ -102,114 +92,132 @@ public actor RTMPClient {
     /// - Throws: ``PublishError``: `.publishRejected` with the server's status (e.g. a wrong key), `.timeout`,
     ///   `.connectionLost`, `.protocolError`.
     public func publish(streamKey: String) async throws(PublishError) {
-        guard case .connected = state, let connection, let url else {
+        guard case .connected = state, let stream, let url else {
             throw PublishError(.invalidState, "publish() needs a connection: call connect(to:) first")
         }
         self.streamKey = streamKey
-        var session = PublisherSession(configuration: .init(
+        session = PublisherSession(configuration: .init(
             app: url.app, tcUrl: url.tcUrl, streamKey: streamKey, chunkSize: options.chunkSize))
-        var random = [UInt8](repeating: 0, count: 1528)
-        var generator = SystemRandomNumberGenerator()
-        for index in random.indices { random[index] = generator.next() }
-        var published = try run(session.start(random: random), on: connection)
+        var published = try run(session?.start(random: HandshakeRandom.bytes()) ?? [], on: stream)
         while !published {
-            let bytes = try await readWithTimeout(connection, what: "the ingest's answer to publish")
+            let bytes = try await readWithTimeout(stream, what: "the ingest's answer to publish")
             guard let bytes else {
                 // The machine knows the phase, and so the right hint (not an RTMP server, wrong app, wrong key).
-                let phase = session.connectionClosed().lazy.compactMap { action -> String? in
+                let phase = (session?.connectionClosed() ?? []).lazy.compactMap { action -> String? in
                     if case .failed(let error) = action { error.description } else { nil }
                 }.first ?? "RTMP session closed"
                 throw fail(PublishError(.connectionLost, "\(url.host) closed the connection before accepting the "
                                             + "publish (\(phase))", secrets: [streamKey]))
             }
-            published = try run(session.bytesReceived(bytes), on: connection)
+            published = try run(session?.bytesReceived(bytes) ?? [], on: stream)
         }
-        self.session = session
         state = .publishing
         readTask = Task { [weak self] in await self?.readUntilClosed() }
     }
 
     /// Sends `@setDataFrame onMetaData` with the stream's properties.
+    /// - Throws: ``PublishError`` when the connection failed.
     public func sendMetadata(_ metadata: FLVMetadata) throws(PublishError) {
-        guard case .publishing = state, var session, let connection else { throw notPublishing() }
-        let actions = session.sendMetadata(metadata.properties)
-        self.session = session
-        _ = try run(actions, on: connection)
+        let stream = try publishingStream()
+        let actions = try encoding { (session: inout PublisherSession) throws(RTMPError) in
+            try session.sendMetadata(metadata.properties)
+        }
+        _ = try run(actions, on: stream)
     }
 
     /// Queues one FLV tag (AVC/AAC sequence header, frame, or onMetaData script tag) for sending.
-    /// - Throws: ``PublishError`` when the connection failed, or `.timeout` when the send queue is full (the
-    ///   network has stalled for longer than the queue covers).
+    /// - Throws: ``PublishError`` when the connection failed, `.timeout` when the send queue is full (the
+    ///   network has stalled for longer than the queue covers), or `.messageTooLarge` for a tag over RTMP's
+    ///   16 MiB message limit (that tag is not sent; the connection goes on).
     public func send(_ tag: FLVTag) throws(PublishError) {
-        guard case .publishing = state, var session, let connection else { throw notPublishing() }
-        let actions: [PublisherSession.Action]
+        let kind: MediaMessage.Kind
         switch tag.type {
-        case .audio: actions = session.sendMedia(.audio, timestamp: tag.timestamp, body: tag.body)
-        case .video: actions = session.sendMedia(.video, timestamp: tag.timestamp, body: tag.body)
+        case .audio: kind = .audio
+        case .video: kind = .video
         case .scriptData:
-            guard let metadata = try? FLVMetadata(parsing: tag.body) else { return }  // only onMetaData is relayed
-            actions = session.sendMetadata(metadata.properties)
+            // Only onMetaData is relayed.
+            if let metadata = try? FLVMetadata(parsing: tag.body) { try sendMetadata(metadata) }
+            return
         }
-        self.session = session
-        _ = try run(actions, on: connection)
+        let stream = try publishingStream()
+        let actions = try encoding { (session: inout PublisherSession) throws(RTMPError) in
+            try session.sendMedia(kind, timestamp: tag.timestamp, body: tag.body)
+        }
+        _ = try run(actions, on: stream)
     }
 
     /// Bytes queued for the network and not yet handed to the kernel.
-    public var queuedBytes: Int { connection?.queuedBytes ?? 0 }
+    public var queuedBytes: Int { stream?.queuedBytes ?? 0 }
 
     /// Bytes of this connection the ingest has acknowledged (TCP), wire bytes: what really crossed the network.
-    /// Nil before connecting, after closing, or where the kernel does not say.
+    /// Nil before connecting, after closing, or where the platform does not say.
     public func bytesAcknowledged() async -> Int? {
-        await connection?.bytesAcknowledged()
+        await stream?.bytesAcknowledged()
     }
 
     /// Waits until the send queue holds fewer than `threshold` bytes.
     /// - Throws: ``PublishError``: `.timeout` when not one byte left the queue for ``Options/responseTimeout``
     ///   (the ingest stopped reading; the connection is then closed), `.connectionLost` when it dropped.
     public func waitForDrain(below threshold: Int) async throws(PublishError) {
-        guard let connection else { throw notPublishing() }
-        let watchdog = SendStallWatchdog(connection: connection, written: written, stalled: stalled,
-                                         timeout: options.responseTimeout, loop: loop)
-        watchdog.start()
+        guard let stream else { throw notPublishing() }
+        let watchdog = SendStallWatchdog(stream: stream, written: written, stalled: stalled,
+                                         timeout: options.responseTimeout)
         defer { watchdog.cancel() }
         do {
-            try await connection.waitForDrain(below: threshold)
+            try await stream.waitForDrain(below: threshold)
         } catch {
-            if stalled.hasFired { throw fail(stallError(connection)) }
+            if stalled.hasFired { throw fail(stallError(stream)) }
             throw fail(PublishError(.connectionLost, "the connection to the ingest was lost: \(error)"))
         }
     }
 
     /// Unpublishes (`FCUnpublish`, `deleteStream`), flushes what is queued (bounded) and closes.
     public func close(flushTimeout: Duration = .seconds(2)) async {
-        if var session, let connection, case .publishing = state {
-            for action in session.stop() {
-                if case .write(let bytes) = action { try? connection.write(bytes) }
+        if let stream, case .publishing = state {
+            for action in session?.stop() ?? [] {
+                if case .write(let bytes) = action { try? stream.write(bytes) }
             }
-            self.session = session
         }
         if case .failed = state {} else { state = .closed }
         readTask?.cancel()
-        await connection?.close(flushTimeout: flushTimeout)
+        await stream?.close(flushTimeout: flushTimeout)
         readTask = nil
-        connection = nil
+        stream = nil
     }
 
     // MARK: - Driver
 
+    private func publishingStream() throws(PublishError) -> any ByteStream {
+        guard case .publishing = state, session != nil, let stream else { throw notPublishing() }
+        return stream
+    }
+
+    /// Runs `body` on the session in place (no copy of its buffers per message); a message too large for RTMP
+    /// becomes `.messageTooLarge`, which fails only that message.
+    private func encoding(
+        _ body: (inout PublisherSession) throws(RTMPError) -> [PublisherSession.Action]
+    ) throws(PublishError) -> [PublisherSession.Action] {
+        guard session != nil else { throw notPublishing() }
+        do {
+            return try body(&session!)
+        } catch {
+            throw PublishError(.messageTooLarge, error.description)
+        }
+    }
+
     /// Runs the machine's actions; returns whether the publish was accepted.
-    private func run(_ actions: [PublisherSession.Action], on connection: AsyncConnection) throws(PublishError) -> Bool {
+    private func run(_ actions: [PublisherSession.Action], on stream: any ByteStream) throws(PublishError) -> Bool {
         var published = false
         for action in actions {
             switch action {
             case .write(let bytes):
                 do {
-                    try connection.write(bytes)
+                    try stream.write(bytes)
                     written.add(bytes.count)
                 } catch {
-                    let reason = error.code == .bufferLimitExceeded
-                        ? PublishError(.timeout, "the network is not taking data: \(connection.queuedBytes) bytes "
-                                           + "are waiting to be sent to \(connection.endpoint)")
+                    let reason = error.kind == .bufferFull
+                        ? PublishError(.timeout, "the network is not taking data: \(stream.queuedBytes) bytes "
+                                           + "are waiting to be sent to \(stream.endpoint)")
                         : PublishError(error, secrets: [streamKey])
                     throw fail(reason)
                 }
@@ -224,21 +232,23 @@ public actor RTMPClient {
         return published
     }
 
-    private func readWithTimeout(_ connection: AsyncConnection, what: String) async throws(PublishError) -> [UInt8]? {
+    private func readWithTimeout(_ stream: any ByteStream, what: String) async throws(PublishError) -> [UInt8]? {
         let timer = TimeoutFlag()
-        let scheduled = loop.schedule(after: options.responseTimeout) {
+        let timeout = options.responseTimeout
+        let deadline = Task {
+            // Cancelled when the answer came first; otherwise closing the stream ends the pending read.
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
             timer.fire()
-            Task { await connection.close(flushTimeout: .zero) }
+            await stream.close(flushTimeout: .zero)
         }
-        defer { scheduled.cancel() }
-        do throws(TransportError) {
-            let bytes = try await connection.read()
-            if timer.hasFired { throw TransportError(.timeout, "") }
+        defer { deadline.cancel() }
+        do throws(LinkError) {
+            let bytes = try await stream.read()
+            if timer.hasFired { throw LinkError(.timedOut, "") }
             return bytes
         } catch {
             if timer.hasFired {
-                throw fail(PublishError(.timeout, "\(connection.endpoint) did not send \(what) within "
-                                            + "\(options.responseTimeout)"))
+                throw fail(PublishError(.timeout, "\(stream.endpoint) did not send \(what) within \(timeout)"))
             }
             throw fail(PublishError(error, secrets: [streamKey]))
         }
@@ -246,33 +256,30 @@ public actor RTMPClient {
 
     /// While publishing: answers pings, sends acknowledgements, and notices a server that ends the stream.
     private func readUntilClosed() async {
-        while !Task.isCancelled, case .publishing = state, let connection {
+        while !Task.isCancelled, case .publishing = state, let stream {
             let bytes: [UInt8]?
             do {
-                bytes = try await connection.read()
+                bytes = try await stream.read()
             } catch {
-                _ = fail(stalled.hasFired ? stallError(connection) : PublishError(error, secrets: [streamKey]))
+                _ = fail(stalled.hasFired ? stallError(stream) : PublishError(error, secrets: [streamKey]))
                 return
             }
             guard case .publishing = state else { return }
             guard let bytes else {
-                _ = fail(stalled.hasFired ? stallError(connection)
+                _ = fail(stalled.hasFired ? stallError(stream)
                             : PublishError(.connectionLost, "the ingest closed the connection"))
                 return
             }
-            guard var session else { return }
-            let actions = session.bytesReceived(bytes)
-            self.session = session
             do {
-                _ = try run(actions, on: connection)
+                _ = try run(session?.bytesReceived(bytes) ?? [], on: stream)
             } catch {
                 return
             }
         }
     }
 
-    private func stallError(_ connection: AsyncConnection) -> PublishError {
-        PublishError(.timeout, "the network stalled: \(connection.endpoint) took no data for "
+    private func stallError(_ stream: any ByteStream) -> PublishError {
+        PublishError(.timeout, "the network stalled: \(stream.endpoint) took no data for "
                          + "\(options.responseTimeout); the connection is closed, reconnect to go on")
     }
 

@@ -42,19 +42,25 @@ public struct ChunkEncoder: Sendable {
     }
 
     /// Encodes one message as chunks.
-    /// - Parameter message: the message; its chunk stream id must be 2...65599 and its payload at most 16 MiB - 1.
+    /// - Parameter message: the message; its chunk stream id must be 2...65599 (chosen by our own code).
     /// - Returns: the chunk bytes.
-    public mutating func encode(_ message: RTMPMessage) -> [UInt8] {
+    /// - Throws: ``RTMPError`` `.messageTooLarge` when the payload is longer than RTMP's 24-bit length field
+    ///   allows (16 MiB - 1, e.g. a huge keyframe); nothing is encoded and the encoder's state is unchanged, so
+    ///   the next message goes out as if this one had never been offered.
+    public mutating func encode(_ message: RTMPMessage) throws(RTMPError) -> [UInt8] {
         var writer = ByteWriter(capacity: message.payload.count + 32)
-        encode(message, into: &writer)
+        try encode(message, into: &writer)
         return writer.bytes
     }
 
     /// Encodes one message as chunks, appending to a writer.
-    public mutating func encode(_ message: RTMPMessage, into writer: inout ByteWriter) {
+    /// - Throws: ``RTMPError`` `.messageTooLarge` (see ``encode(_:)``); nothing is written then.
+    public mutating func encode(_ message: RTMPMessage, into writer: inout ByteWriter) throws(RTMPError) {
         let csid = message.chunkStreamID
         precondition(csid >= ChunkStreamID.minimum && csid <= ChunkStreamID.maximum, "chunk stream id out of range")
-        precondition(message.payload.count <= ChunkEncoder.maximumMessageLength, "message longer than 24 bits")
+        guard message.payload.count <= ChunkEncoder.maximumMessageLength else {
+            throw RTMPError.cannotSend(length: message.payload.count, limit: ChunkEncoder.maximumMessageLength)
+        }
 
         let length = message.payload.count
         let fmt: UInt8

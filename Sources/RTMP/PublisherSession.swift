@@ -147,10 +147,12 @@ public struct PublisherSession: Sendable {
 
     /// Sends stream metadata as `@setDataFrame onMetaData {…}` (a type 18 data message).
     /// - Returns: `.write`, or nothing when not publishing.
-    public mutating func sendMetadata(_ metadata: AMF0Object) -> [Action] {
+    /// - Throws: ``RTMPError`` `.messageTooLarge` when the encoded metadata passes 16 MiB; the session goes on.
+    public mutating func sendMetadata(_ metadata: AMF0Object) throws(RTMPError) -> [Action] {
         guard case .publishing(let stream) = state else { return [] }
-        connection.send(RTMPMessage(chunkStreamID: ChunkStreamID.data, timestamp: 0, type: .amf0Data,
-                                    streamID: stream.streamID, payload: DataMessage.setDataFrame(metadata).payload))
+        try connection.sendPayload(RTMPMessage(chunkStreamID: ChunkStreamID.data, timestamp: 0, type: .amf0Data,
+                                               streamID: stream.streamID,
+                                               payload: DataMessage.setDataFrame(metadata).payload))
         return flush(into: [])
     }
 
@@ -160,9 +162,13 @@ public struct PublisherSession: Sendable {
     ///   - timestamp: milliseconds; wraps at 2^32.
     ///   - body: the FLV tag body.
     /// - Returns: `.write`, or nothing when not publishing (the media is dropped).
-    public mutating func sendMedia(_ kind: MediaMessage.Kind, timestamp: UInt32, body: [UInt8]) -> [Action] {
+    /// - Throws: ``RTMPError`` `.messageTooLarge` when the body passes RTMP's 16 MiB message limit (an oversized
+    ///   keyframe): that message is not sent, the session goes on.
+    public mutating func sendMedia(_ kind: MediaMessage.Kind, timestamp: UInt32,
+                                   body: [UInt8]) throws(RTMPError) -> [Action] {
         guard case .publishing(let stream) = state else { return [] }
-        connection.send(MediaMessage(kind: kind, timestamp: timestamp, streamID: stream.streamID, body: body).message)
+        try connection.sendPayload(MediaMessage(kind: kind, timestamp: timestamp, streamID: stream.streamID,
+                                                body: body).message)
         return flush(into: [])
     }
 

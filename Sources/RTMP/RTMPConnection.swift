@@ -13,9 +13,20 @@ struct RTMPConnection: Sendable {
         decoder = ChunkDecoder(limits: limits)
     }
 
-    /// Encodes a message into the pending output.
+    /// Encodes a message whose payload comes from outside this module (media, metadata) into the pending output.
+    /// - Throws: `.messageTooLarge` past RTMP's 24-bit length; nothing is added to the output then.
+    mutating func sendPayload(_ message: RTMPMessage) throws(RTMPError) {
+        output.append(contentsOf: try encoder.encode(message))
+    }
+
+    /// Encodes a message this module builds itself (a command, a status, a control message: a few hundred bytes at
+    /// most) into the pending output.
     mutating func send(_ message: RTMPMessage) {
-        output.append(contentsOf: encoder.encode(message))
+        do {
+            try sendPayload(message)
+        } catch {
+            preconditionFailure("an RTMP message built by this module is over 16 MiB: \(error)")
+        }
     }
 
     /// Encodes a protocol control message into the pending output.

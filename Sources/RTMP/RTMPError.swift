@@ -82,6 +82,11 @@ public struct RTMPError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The peer exceeds a resource limit.
+    static func cannotSend(length: Int, limit: Int) -> RTMPError {
+        RTMPError(.messageTooLarge, "a \(length)-byte message cannot be sent: RTMP's message length is a 24-bit "
+                      + "field (at most \(limit) bytes); this message is skipped")
+    }
+
     static func resourceLimitExceeded(_ what: String) -> RTMPError {
         RTMPError(.resourceLimitExceeded, "peer exceeded a limit: \(what); closing the connection")
     }

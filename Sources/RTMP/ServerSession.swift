@@ -182,19 +182,21 @@ public struct ServerSession: Sendable {
     }
 
     /// Sends metadata to a player as `onMetaData {…}`.
-    /// - Returns: `.write`, or nothing when `streamID` is not playing.
+    /// - Returns: `.write`, or nothing when `streamID` is not playing or the encoded metadata would pass RTMP's
+    ///   16 MiB message limit (the publisher's message was within it; re-encoding may add a few bytes).
     public mutating func sendMetadata(_ metadata: AMF0Object, streamID: UInt32) -> [Action] {
         guard isPlaying(streamID) else { return [] }
-        connection.send(RTMPMessage(chunkStreamID: ChunkStreamID.data, timestamp: 0, type: .amf0Data,
-                                    streamID: streamID, payload: DataMessage.onMetaData(metadata).payload))
+        let message = RTMPMessage(chunkStreamID: ChunkStreamID.data, timestamp: 0, type: .amf0Data,
+                                  streamID: streamID, payload: DataMessage.onMetaData(metadata).payload)
+        guard (try? connection.sendPayload(message)) != nil else { return [] }
         return flush([])
     }
 
     /// Sends audio, video or data to a player.
-    /// - Returns: `.write`, or nothing when `media.streamID` is not playing.
+    /// - Returns: `.write`, or nothing when `media.streamID` is not playing or the body passes RTMP's 16 MiB
+    ///   message limit (a relayed message never does: the decoder reads at most a 24-bit length).
     public mutating func sendMedia(_ media: MediaMessage) -> [Action] {
-        guard isPlaying(media.streamID) else { return [] }
-        connection.send(media.message)
+        guard isPlaying(media.streamID), (try? connection.sendPayload(media.message)) != nil else { return [] }
         return flush([])
     }
 

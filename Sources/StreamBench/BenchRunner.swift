@@ -30,6 +30,12 @@ struct BenchRunner {
             (6, "pipeline scaling", { try PipelineBench(context: context).run(into: $0) }),
             (3, "broadcast end to end", { try BroadcastBench(context: context).run(into: $0) }),
             (7, "X11 capture", { try CaptureBench(context: context).run(into: $0) }),
+            (8, "idle", { try IdleBench(context: context).run(into: $0) }),
+            (9, "HTTP small file", { try HTTPFileBench(context: context).run(into: $0) }),
+            (10, "WebSocket fan-out", { try WebSocketFanOutBench(context: context).run(into: $0) }),
+            (11, "idle WebSockets", { try WebSocketIdleBench(context: context).run(into: $0) }),
+            (12, "permessage-deflate", { try DeflateBench(context: context).run(into: $0) }),
+            (13, "live show fan-out", { try ShowsBench(context: context).run(into: $0) }),
         ]
         for (number, name, body) in items where options.only.contains(number) {
             for run in 1...runs {

@@ -64,7 +64,7 @@ struct IngestBench {
         case .ours:
             port = try Loopback.freePort()
             let child = try ChildProcess(context.streamExecutable, [
-                "serve", "--listen", "127.0.0.1:\(port)", "--no-record",
+                "serve", "--listen", "127.0.0.1:\(port)", "--no-record", "--no-http",
             ], logFile: context.file("serve-\(publishers)x\(players).log"),
                environment: ["XDG_CONFIG_HOME": context.file("xdg-config"), "XDG_DATA_HOME": context.file("xdg-data")])
             serve = child

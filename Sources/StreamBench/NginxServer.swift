@@ -21,13 +21,7 @@ final class NginxServer {
         let config = """
             load_module \(modules)/ngx_rtmp_module.so;
             load_module \(modules)/ngx_stream_module.so;
-            \(getuid() == 0 ? "user root;" : "")
-            daemon off;
-            master_process on;
-            worker_processes 1;
-            pid \(directory)/nginx.pid;
-            error_log \(directory)/error.log warn;
-            events { worker_connections 1024; }
+            \(Self.preamble(directory: directory))
             rtmp {
                 server {
                     listen 127.0.0.1:\(port);
@@ -59,6 +53,20 @@ final class NginxServer {
             let log = (try? String(contentsOfFile: "\(directory)/error.log", encoding: .utf8)) ?? ""
             throw BenchError("nginx did not start: \(log.suffix(500))")
         }
+    }
+
+    /// The main context every benchmark nginx shares: foreground, one worker (so it is compared with one event loop
+    /// of ours), files in `directory`.
+    static func preamble(directory: String) -> String {
+        """
+        \(getuid() == 0 ? "user root;" : "")
+        daemon off;
+        master_process on;
+        worker_processes 1;
+        pid \(directory)/nginx.pid;
+        error_log \(directory)/error.log warn;
+        events { worker_connections 1024; }
+        """
     }
 
     var rtmpURL: String { "rtmp://127.0.0.1:\(port)/live" }

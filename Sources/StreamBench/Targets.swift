@@ -45,6 +45,21 @@ enum Targets {
                                 + "\(f(copy.ratioMedian))x")
             }
         }
+        if let files = find("8 HTTP small file", "requests per second") {
+            report.target("HTTP small file with keep-alive >= 0.8x nginx's requests/s",
+                          met: files.ratioMedian.map { $0 >= 0.8 },
+                          detail: "\(f(files.oursMedian)) vs \(f(files.peerMedian)) req/s, ratio \(f(files.ratioMedian))")
+        }
+        if let rate = find("9 WebSocket fan-out", "messages delivered per second"),
+           let p99 = find("9 WebSocket fan-out", "delivery latency p99") {
+            report.target("WebSocket fan-out 1 to 1000: >= 100,000 messages/s delivered, p99 <= 50 ms",
+                          met: rate.oursMedian.flatMap { rate in p99.oursMedian.map { rate >= 100_000 && $0 <= 50 } },
+                          detail: "\(f(rate.oursMedian)) msg/s, p99 \(f(p99.oursMedian)) ms")
+        }
+        if let idle = find("10 idle WebSockets", "resident memory per idle WebSocket") {
+            report.target("<= 16 KB resident memory per idle WebSocket (10,000 open)",
+                          met: idle.oursMedian.map { $0 <= 16 }, detail: "\(f(idle.oursMedian)) KB")
+        }
         for row in rows where row.section.hasPrefix("5 ingest") && row.metric == "server CPU per delivered Mbit" {
             let stalls = find(row.section, "players > 1 s behind or failed")
             let stalled = (stalls?.ours.max() ?? 0) > 0
@@ -52,6 +67,16 @@ enum Targets {
                           met: row.ratioMedian.map { $0 <= 1 && !stalled },
                           detail: "\(f(row.oursMedian)) vs \(f(row.peerMedian)) ms/Mbit (ratio \(f(row.ratioMedian))), "
                             + "players behind or failed: ours \(f(stalls?.oursMedian)), nginx \(f(stalls?.peerMedian))")
+        }
+        for row in rows where row.section.hasPrefix("12 live show") && row.metric == "delivery latency p99" {
+            let lost = find(row.section, "messages lost")
+            let memory = find(row.section, "server RSS per watcher")
+            report.target("\(row.section.dropFirst(3)): delivery p99 <= 100 ms", met: row.oursMedian.map { $0 <= 100 },
+                          detail: "\(f(row.oursMedian)) ms")
+            report.target("\(row.section.dropFirst(3)): 0 messages lost", met: lost.map { ($0.ours.max() ?? 1) == 0 },
+                          detail: "\(f(lost?.oursMedian)) lost")
+            report.target("\(row.section.dropFirst(3)): <= 20 KB of server RSS per watcher",
+                          met: memory?.oursMedian.map { $0 <= 20 }, detail: "\(f(memory?.oursMedian)) KB")
         }
     }
 }

@@ -11,6 +11,13 @@ do {
         let numbers = arguments.dropFirst().compactMap { Int($0) }
         guard numbers.count == 4 else { throw BenchError("usage: pipeline-child WIDTH HEIGHT FPS FRAMES") }
         try PipelineBench.child(width: numbers[0], height: numbers[1], fps: numbers[2], frames: numbers[3])
+    } else if arguments.first == "paused-child" {
+        let numbers = arguments.dropFirst().compactMap { Int($0) }
+        guard numbers.count == 2 else { throw BenchError("usage: paused-child PORT SECONDS") }
+        try IdleBench.pausedChild(port: numbers[0], seconds: numbers[1])
+    } else if arguments.first == "http-child" {
+        guard arguments.count == 3, let port = Int(arguments[1]) else { throw BenchError("usage: http-child PORT DIR") }
+        try HTTPBenchServer.child(port: port, directory: arguments[2])
     } else {
         let options = try BenchOptions(parsing: arguments)
         if options.help {

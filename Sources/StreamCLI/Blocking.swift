@@ -52,37 +52,49 @@ final class InterruptSignal: Sendable {
     /// Whether a signal arrived.
     var hasFired: Bool { state.withLock { $0.count > 0 } }
 
-    /// Returns once SIGINT or SIGTERM arrives (at once if one already did).
-    func wait() async {
-        _ = await wait(limit: nil)
+    /// Returns true once SIGINT or SIGTERM arrives (at once if one already did), or false when the waiting task is
+    /// cancelled first (a broadcast that ended by itself stops waiting for Ctrl-C).
+    @discardableResult
+    func wait() async -> Bool {
+        await wait(limit: nil)
     }
 
-    /// Returns true once SIGINT or SIGTERM arrives, or false when `limit` passes first. Nothing polls: the
-    /// signal or a one-shot timer resumes the waiter, whichever comes first.
+    /// Returns true once SIGINT or SIGTERM arrives, or false when `limit` passes (or the waiting task is cancelled)
+    /// first. Nothing polls: the signal or a one-shot timer resumes the waiter, whichever comes first.
     func wait(upTo limit: Duration) async -> Bool {
         await wait(limit: limit)
     }
 
     private func wait(limit: Duration?) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let id = state.withLock { value -> Int? in
-                if value.count > 0 { return nil }
-                value.nextWaiter += 1
-                value.waiters[value.nextWaiter] = continuation
-                return value.nextWaiter
+        let id = state.withLock { value -> Int in
+            value.nextWaiter += 1
+            return value.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let now = state.withLock { value -> Bool? in
+                    if value.count > 0 { return true }
+                    if Task.isCancelled { return false }
+                    value.waiters[id] = continuation
+                    return nil
+                }
+                if let now {
+                    continuation.resume(returning: now)
+                    return
+                }
+                guard let limit else { return }
+                let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) * 1e-18
+                let deadline = DispatchTime.now() + seconds
+                // Weak: a signal that came first lets the waiter return and this object go before the timer fires.
+                DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
+                    guard let self, let expired = state.withLock({ $0.waiters.removeValue(forKey: id) }) else {
+                        return
+                    }
+                    expired.resume(returning: false)
+                }
             }
-            guard let id else {
-                continuation.resume(returning: true)
-                return
-            }
-            guard let limit else { return }
-            let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) * 1e-18
-            let deadline = DispatchTime.now() + seconds
-            // Weak: a signal that came first lets the waiter return and this object go before the timer fires.
-            DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
-                guard let self, let expired = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return }
-                expired.resume(returning: false)
-            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
         }
     }
 

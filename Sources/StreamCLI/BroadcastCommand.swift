@@ -1,20 +1,27 @@
 import Broadcast
 import Capture
+import Engine
 import Foundation
 import Publisher
+import Locking
 import StreamCore
 
-/// `stream broadcast [URL]`: broadcasts the X11 screen (or the test pattern), the camera in a PiP, and the
-/// microphone (or a test tone) live.
+/// `stream broadcast [URL ...]`: broadcasts the X11 screen (or the test pattern), the camera in a PiP, and the
+/// microphone (or a test tone) live, from one encode to one or more ingests.
 struct BroadcastCommand: Command {
     let name = "broadcast"
-    let summary = "Go live with the screen (or test sources) to the saved (or given) ingest, and/or record to FLV."
-    let argumentsSynopsis = "[URL]"
+    let summary = "Go live with the screen (or test sources) to the saved (or given) ingests, and/or record to FLV."
+    let argumentsSynopsis = "[URL ...]"
     let discussion = """
         Uses the saved settings and credentials ('stream settings', 'stream credentials'); flags override them
-        for this broadcast only. URL replaces the saved ingest URL; the stream key then comes from --key-stdin or
-        the saved credentials. With --record FILE the stream is also written to FILE; with --record and no URL
-        (and no saved credentials) it is only recorded. Ctrl-C ends the broadcast cleanly.
+        for this broadcast only. A URL replaces the saved ingest URL; its stream key then comes from --key-stdin or
+        the saved credentials. Several URLs broadcast one encode to all of them, each with its own send queue,
+        drops, reconnects and status line: with --key-stdin the keys are read from standard input, one line per
+        URL in order; without it the first URL takes the saved key and the others' keys are read from standard
+        input, one line each. A slow or dead destination drops and reconnects on its own without slowing the
+        others; adaptive bitrate follows the destinations that keep up. With --record FILE the stream is also
+        written to FILE; with --record and no URL (and no saved credentials) it is only recorded. Ctrl-C ends the
+        broadcast cleanly.
         --source screen captures the X11 display ($DISPLAY or --display) with the saved audio input (the default
         input, with a warning, when it is gone), mixed with the system audio when include-app-audio is on.
         On Wayland it works only through XWayland (the desktop portal is not supported).
@@ -28,14 +35,10 @@ struct BroadcastCommand: Command {
     var options: [OptionSpec] { BroadcastOptions.specs }
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        guard arguments.positionals.count <= 1 else {
-            throw CLIError.usage("'broadcast' takes at most one URL; the stream key is never read from the "
-                                    + "command line (use --key-stdin)")
-        }
         let broadcastOptions = try BroadcastOptions(arguments, context: context, allowsCapture: true)
         var sinks: [any MediaSink] = []
-        if let target = try broadcastOptions.ingest(url: arguments.positionals.first, context: context) {
-            let settings = broadcastOptions.configuration.settings
+        let settings = broadcastOptions.configuration.settings
+        for target in try broadcastOptions.ingests(urls: arguments.positionals, context: context) {
             sinks.append(RTMPSink(url: target.url, streamKey: target.streamKey, options: RTMPClient.Options(
                 caFile: broadcastOptions.caFile, socketSendBufferSize: RTMPSink.socketSendBufferSize(for: settings))))
         }
@@ -158,34 +161,44 @@ struct BroadcastOptions {
         throw CLIError.usage("--camera \(text.prefix(40)) is not a camera: use test, y4m:PATH or /dev/videoN")
     }
 
-    /// The ingest URL and key: the URL argument or the saved one; the key from stdin or the saved credentials.
-    /// - Returns: nil when there is no URL at all (record only).
-    func ingest(url text: String?, context: CommandContext) throws -> StreamCredentials? {
-        let saved = text == nil || !keyFromStdin ? try context.credentialStore().load() : nil
-        guard let url = try text.map({ try IngestURL(parsing: $0) }) ?? saved?.url else {
+    /// The ingests and their keys: the URL arguments or the saved URL; with `--key-stdin` every key from standard
+    /// input (one line per URL, in order), else the saved key for the first URL and standard input for the rest.
+    /// - Returns: nothing when there is no URL at all (record only).
+    func ingests(urls texts: [String], context: CommandContext) throws -> [StreamCredentials] {
+        let saved = texts.isEmpty || !keyFromStdin ? try context.credentialStore().load() : nil
+        let urls = try texts.isEmpty ? [saved?.url].compactMap { $0 } : texts.map { try IngestURL(parsing: $0) }
+        guard !urls.isEmpty else {
             if keyFromStdin { throw CLIError.usage("--key-stdin needs an ingest URL (argument or saved)") }
-            return nil
+            return []
         }
-        let key: String
-        if keyFromStdin {
-            guard let line = context.console.readLine() else {
-                throw CLIError.usage("--key-stdin: standard input ended before a stream key")
+        var ingests: [StreamCredentials] = []
+        for (index, url) in urls.enumerated() {
+            let key: String
+            if index == 0 && !keyFromStdin {
+                guard let saved else {
+                    throw CLIError.usage("no stream key: pass --key-stdin, or save one with 'stream credentials set "
+                                            + "URL'")
+                }
+                key = saved.streamKey
+            } else {
+                guard let line = context.console.readLine() else {
+                    throw CLIError.usage("standard input ended before the stream key of destination \(index + 1) "
+                                            + "(one line per URL, in order)")
+                }
+                key = line.trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            key = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        } else if let saved {
-            key = saved.streamKey
-        } else {
-            throw CLIError.usage("no stream key: pass --key-stdin, or save one with 'stream credentials set URL'")
+            try StreamCredentials.validateStreamKey(key)
+            ingests.append(StreamCredentials(url: url, streamKey: key))
         }
-        try StreamCredentials.validateStreamKey(key)
-        return StreamCredentials(url: url, streamKey: key)
+        return ingests
     }
 }
 
-/// Runs a session from a synchronous command: the status line, Ctrl-C, and the exit code.
+/// Runs a session from a synchronous command: the status lines, Ctrl-C, and the exit code.
 enum BroadcastRunner {
     /// Broadcasts until the duration, Ctrl-C, or a failure.
-    /// - Returns: 0 when it ended as asked, 1 when it failed (the reason is printed on stderr).
+    /// - Returns: 0 when it ended as asked with every destination, 1 when it or a destination failed (the reason
+    ///   is printed on stderr).
     static func run(configuration: BroadcastConfiguration, sinks: [any MediaSink],
                     context: CommandContext) throws -> Int32 {
         // Each output picks its policy from its sink (700 ms / 900 ms / 3 s for a network, lenient for a file) and
@@ -203,116 +216,95 @@ enum BroadcastRunner {
                                 + "\(settings.audioBitrateKbps) kbps audio, PiP \(settings.pipEnabled ? "on" : "off") "
                                 + "to " + sinks.map(\.label).joined(separator: " and "))
         let interactive = isatty(STDOUT_FILENO) == 1 && context.environment["TERM"] != "dumb"
-        let console = context.console
+        let reporter = StatusReporter(outputs: outputs, console: context.console, interactive: interactive)
         let final = try runBlocking { () async -> BroadcastState in
             let interrupt = InterruptSignal()
+            // Subscribed before the broadcast starts, so that no change is missed.
+            let events = session.engine.events()
             return await withTaskGroup(of: BroadcastState?.self) { group in
                 group.addTask { await session.run() }
                 group.addTask {
-                    await report(session, interrupt: interrupt, console: console, interactive: interactive)
+                    for await event in events { reporter.report(event, state: session.state) }
+                    return nil
+                }
+                group.addTask {
+                    // Ctrl-C or SIGTERM: stop cleanly (the task is cancelled when the broadcast ends by itself).
+                    if await interrupt.wait() { session.stop() }
                     return nil
                 }
                 var final: BroadcastState = .idle
-                for await state in group {
-                    if let state { final = state }
+                while let result = await group.next() {
+                    if let state = result {
+                        final = state
+                        group.cancelAll()
+                    }
                 }
                 return final
             }
         }
-        if interactive { console.writeOutput("\n") }
+        if interactive { context.console.writeOutput("\n") }
+        return finish(final, session: session, labels: sinks.map(\.label), console: context.console)
+    }
+
+    /// The last lines and the exit code.
+    private static func finish(_ final: BroadcastState, session: BroadcastSession, labels: [String],
+                               console: Console) -> Int32 {
         let statistics = session.statistics
-        switch final {
-        case .failed(let error):
+        if case .failed(let error) = final {
             console.printError("stream: broadcast failed: \(error.message)")
             return ExitCode.failure
-        default:
-            console.print("Broadcast \(final): \(summary(statistics))")
-            return ExitCode.success
         }
+        console.print("Broadcast \(final): \(StatusText.summary(statistics))")
+        let statuses = session.outputs.map(\.status)
+        if statuses.count > 1 {
+            for (label, status) in zip(labels, statuses) {
+                console.print(StatusText.destinationSummary(label: label, status))
+            }
+        }
+        var status = ExitCode.success
+        for (label, output) in zip(labels, statuses) {
+            if case .failed(let error) = output.state {
+                console.printError("stream: \(label) failed: \(error.message)")
+                status = ExitCode.failure
+            }
+        }
+        return status
+    }
+}
+
+/// Prints what the engine reports (see `StatusLines`): connection changes at once, and the status line every
+/// second on a terminal (rewritten in place, each destination's state after it) or every five seconds otherwise
+/// (with a line per destination when there are several).
+final class StatusReporter: Sendable {
+    private let outputs: [BroadcastOutput]
+    private let console: Console
+    private let interactive: Bool
+    private let lines: Locked<StatusLines>
+
+    init(outputs: [BroadcastOutput], console: Console, interactive: Bool) {
+        self.outputs = outputs
+        self.console = console
+        self.interactive = interactive
+        lines = Locked(StatusLines(labels: outputs.map(\.sink.label), statusEvery: interactive ? 1 : 5))
     }
 
-    /// `00:24, 700 frames, 12 dropped (10 by the send queue, 0 keyframes; 2 late; 0 audio), 2 reconnects (offline
-    /// 7.4 s, longest outage 4.1 s) | latency p50 12 ms, p99 31 ms`.
-    static func summary(_ statistics: BroadcastStatistics) -> String {
-        var text = "\(formatElapsed(statistics.elapsedSeconds)), \(statistics.framesEncoded) frames, "
-            + "\(statistics.droppedFrames) dropped (\(statistics.framesDroppedByQueue) by the send queue, "
-            + "\(statistics.droppedKeyframesByQueue) keyframes; \(statistics.framesSkippedLate) late; "
-            + "\(statistics.audioFramesDroppedByQueue) audio), \(statistics.reconnects) reconnects"
-        if statistics.outages > 0 {
-            text += String(format: " (offline %.1f s, longest outage %.1f s)", statistics.offlineSeconds,
-                           statistics.longestOutageSeconds)
-        }
-        return text + latency(statistics)
-    }
-
-    /// A line for an output's connection changing: lost, another attempt failed, live again; nil otherwise.
-    static func connectionEvent(label: String, from old: BroadcastState,
-                                to status: BroadcastOutput.Status) -> String? {
-        let reason = status.lastError?.message ?? "no reason given"
-        switch (old, status.state) {
-        case (.live, .reconnecting):
-            return "connection lost: \(reason); reconnecting"
-        case (.reconnecting(let before), .reconnecting(let now)) where now > before:
-            return "reconnect attempt \(before) failed: \(reason); trying again"
-        case (.reconnecting, .live):
-            let outage = (status.lastOutageDuration ?? .zero) / .seconds(1)
-            return "\(label): live again after " + String(format: "%.1f", outage)
-                + " s off the air (reconnect \(status.reconnects))"
-        default:
-            return nil
-        }
-    }
-
-    /// Prints the status until the session is over, and a line whenever an output loses or regains its
-    /// connection; turns Ctrl-C into `stop()`.
-    private static func report(_ session: BroadcastSession, interrupt: InterruptSignal, console: Console,
-                               interactive: Bool) async {
-        var tick = 0
-        var previous = session.outputs.map(\.status.state)
-        while !session.state.isFinal {
-            if interrupt.hasFired { session.stop() }
-            try? await Task.sleep(for: .milliseconds(250))
-            tick += 1
-            for (index, output) in session.outputs.enumerated() {
-                let status = output.status
-                if let event = connectionEvent(label: output.sink.label, from: previous[index], to: status) {
-                    if interactive { console.writeOutput("\r\u{1B}[2K") }
-                    console.print(event)
+    func report(_ event: BroadcastEngine.Event, state: BroadcastState) {
+        let made = lines.withLock { $0.lines(for: event, state: state, statuses: outputs.map(\.status)) }
+        for line in made {
+            switch line {
+            case .connection(let text):
+                if interactive { console.writeOutput("\r\u{1B}[2K") }
+                console.print(text)
+            case .status(let text, let destinations):
+                if interactive {
+                    let states = destinations.isEmpty ? ""
+                        : outputs.enumerated().map { " | #\($0.offset + 1) \($0.element.status.state)" }.joined()
+                    console.writeOutput("\r\u{1B}[2K" + text + states)
+                } else {
+                    console.print(text)
+                    destinations.forEach { console.print($0) }
                 }
-                previous[index] = status.state
-            }
-            let line = statusLine(session.state, session.statistics)
-            if interactive {
-                console.writeOutput("\r\u{1B}[2K" + line)
-            } else if tick % 20 == 0 {
-                console.print(line)
             }
         }
-    }
-
-    /// `live 00:12 | video 2480 kbps (target 2500) | audio 128 kbps | 30.0 fps (18 ms/frame) | dropped 0 | ...`.
-    static func statusLine(_ state: BroadcastState, _ statistics: BroadcastStatistics) -> String {
-        [
-            "\(state) \(formatElapsed(statistics.elapsedSeconds))",
-            "video \(statistics.videoKbps) kbps (target \(statistics.currentVideoBitrateKbps))",
-            "audio \(statistics.audioKbps) kbps",
-            String(format: "%.1f fps (%.0f ms/frame)", statistics.framesPerSecond, statistics.frameWorkMilliseconds),
-            "dropped \(statistics.droppedFrames)",
-            "queue \(statistics.queueMilliseconds) ms",
-            "reconnects \(statistics.reconnects)",
-        ].joined(separator: " | ") + latency(statistics)
-    }
-
-    /// ` | latency p50 12 ms, p99 31 ms` once frames have reached the network, else nothing.
-    private static func latency(_ statistics: BroadcastStatistics) -> String {
-        guard let median = statistics.latencyP50Milliseconds, let p99 = statistics.latencyP99Milliseconds else {
-            return ""
-        }
-        return " | latency p50 \(median) ms, p99 \(p99) ms"
-    }
-
-    static func formatElapsed(_ seconds: Double) -> String {
-        let whole = Int(max(0, seconds))
-        return String(format: "%02d:%02d", whole / 60, whole % 60)
     }
 }

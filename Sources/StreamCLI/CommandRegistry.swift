@@ -10,6 +10,7 @@ public enum CommandRegistry {
         BroadcastCommand(),
         DemoCommand(),
         InputsCommand(),
+        TokenCommand(),
     ]
 }
 

@@ -1,4 +1,5 @@
 import Broadcast
+import Engine
 import Foundation
 import IngestServer
 import Publisher
@@ -15,11 +16,13 @@ struct DemoCommand: Command {
     let discussion = """
         No outside server is needed: 'stream serve' runs in-process on 127.0.0.1 (a free port) and records
         what it receives. The saved settings are not used: the demo is 720p30 with the camera PiP on, unless
-        the flags below say otherwise. The recording goes to --output DIR (default ./stream-demo).
+        the flags below say otherwise. The recording goes to --output DIR (default: the 'demo' folder of
+        Stream's data directory, $XDG_DATA_HOME/stream or ~/.local/share/stream); the path is printed.
         """
 
     var options: [OptionSpec] {
-        [.value("output", valueName: "DIR", help: "Where the server records (default ./stream-demo).")]
+        [.value("output", valueName: "DIR",
+                help: "Where the server records (default $XDG_DATA_HOME/stream/demo or ~/.local/share/stream/demo).")]
             + BroadcastOptions.specs.filter {
                 !["key-stdin", "ca-file", "record"].contains($0.name)
                     && !BroadcastOptions.captureOnlyNames.contains($0.name)
@@ -37,7 +40,17 @@ struct DemoCommand: Command {
         base.pipEnabled = true
         let broadcastOptions = try BroadcastOptions(arguments, context: context, baseSettings: base,
                                                     defaultDuration: Self.defaultDuration)
-        let directory = arguments.value("output") ?? "stream-demo"
+        let directory: String
+        if let output = arguments.value("output") {
+            directory = output
+        } else {
+            do {
+                directory = try XDGPaths.dataDirectory(environment: context.environment)
+                    .appendingPathComponent("demo", isDirectory: true).path
+            } catch {
+                throw CLIError.failure("\(error); or choose a directory with --output DIR")
+            }
+        }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {

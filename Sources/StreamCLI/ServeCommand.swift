@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import IngestServer
 import Transport
 
@@ -17,7 +18,9 @@ struct ServeCommand: Command {
         --max-connections are logged, a line every few seconds with counts. A --record-dir that cannot be written
         is an error at start; when the disk fills, the file is closed at its last whole tag, the stream goes on,
         and recording resumes in a new file once space is freed. Ctrl-C stops the server and closes the
-        recordings cleanly.
+        recordings cleanly. It also serves HTTP (GET /v1/health answers a small JSON status; see docs/http.md)
+        unless --no-http. With --shows FILE it serves live shows at /v1/streams/NAME (docs/live-protocol.md),
+        checks its hosts' publish grants and OBS keys, and keeps chat and moderation in --data-dir.
         """
     let options: [OptionSpec] = [
         .value("listen", valueName: "HOST:PORT", help: "Plain RTMP address (default 127.0.0.1:1935; port 0 = any free)."),
@@ -30,7 +33,7 @@ struct ServeCommand: Command {
         .value("keys-file", valueName: "FILE", help: "Allowed stream keys, one a line; others are refused."),
         .value("max-connections", valueName: "N", help: "Most connections at once per listener (default 512)."),
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
-    ]
+    ] + ServeHTTP.options + ServeShows.options
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try arguments.requireNoPositionals("serve")
@@ -41,8 +44,19 @@ struct ServeCommand: Command {
             }
             return seconds
         }
-        let configuration = try makeConfiguration(arguments, context: context)
+        var configuration = try makeConfiguration(arguments, context: context)
         let console = context.console
+        // Live shows (docs/live-protocol.md): declarations and secret checked before anything starts.
+        let shows = try ServeShows.make(arguments, context: context) { event in
+            console.print(Self.timestamp() + " " + event.description)
+        }
+        shows?.configureIngest(&configuration)
+        // HTTP (docs/http.md), checked before anything starts.
+        let httpConfiguration = try ServeHTTP.configuration(arguments, certificate: arguments.value("tls-cert"),
+                                                            key: arguments.value("tls-key"), console: console)
+        if shows != nil && httpConfiguration == nil {
+            throw CLIError.usage("--shows serves live shows over HTTP: drop --no-http")
+        }
         let server: RTMPServer
         do {
             server = try RTMPServer(configuration: configuration)
@@ -65,6 +79,26 @@ struct ServeCommand: Command {
             console.print("Publish to rtmps://\(Self.urlHost(listen.host)):\(port)/live with \(keyHint)")
         }
         console.print("Play with: ffplay rtmp://HOST:PORT/live/KEY")
+        if let shows {
+            do {
+                try shows.start(ingest: server, ingestURL: Self.showIngestURL(ports, configuration))
+            } catch {
+                server.stop()
+                throw error
+            }
+            console.print("Live shows at /v1/streams/NAME on the HTTP listener; their data in \(shows.dataDirectory)")
+        }
+        // HTTP: its own block, where later issues' routes join (ServeHTTP.router).
+        let http: HTTPServer?
+        do {
+            http = try ServeHTTP.start(httpConfiguration, console: console) { router in
+                shows?.server.addRoutes(to: &router)
+            }
+        } catch {
+            shows?.server.stop()
+            server.stop()
+            throw error
+        }
         if let directory = configuration.recordDirectory {
             console.print("Recordings go to \(directory)")
         } else {
@@ -77,6 +111,8 @@ struct ServeCommand: Command {
                 await interrupt.wait()
             }
         }
+        ServeHTTP.stop(http)
+        shows?.server.stop()
         server.stop()
         console.print("Stopped")
         return ExitCode.success
@@ -102,8 +138,8 @@ struct ServeCommand: Command {
             let (host, port) = try Self.hostPort(tlsListen, flag: "--tls-listen")
             configuration.tlsListen = (host, port, TLSServerConfiguration(certificateFile: certificate,
                                                                           privateKeyFile: key))
-        } else if certificate != nil || key != nil {
-            throw CLIError.usage("--tls-cert and --tls-key need --tls-listen HOST:PORT")
+        } else if (certificate != nil || key != nil) && arguments.value(ServeHTTP.tlsListen.name) == nil {
+            throw CLIError.usage("--tls-cert and --tls-key need --tls-listen HOST:PORT (or --https-listen)")
         }
         if configuration.listen == nil && configuration.tlsListen == nil {
             throw CLIError.usage("--no-plain needs --tls-listen: the server must listen somewhere")
@@ -164,6 +200,18 @@ struct ServeCommand: Command {
             throw CLIError.failure("neither XDG_DATA_HOME nor HOME is set: pass --record-dir DIR or --no-record")
         }
         return home + "/.local/share/stream/recordings"
+    }
+
+    /// Where show hosts publish: the RTMPS listener if there is one, else plain RTMP.
+    private static func showIngestURL(_ ports: RTMPServer.BoundPorts,
+                                      _ configuration: RTMPServer.Configuration) -> String? {
+        if let port = ports.rtmps, let listen = configuration.tlsListen {
+            return ServeShows.ingestURL(scheme: "rtmps", host: listen.host, port: port)
+        }
+        if let port = ports.rtmp, let listen = configuration.listen {
+            return ServeShows.ingestURL(scheme: "rtmp", host: listen.host, port: port)
+        }
+        return nil
     }
 
     private static func urlHost(_ host: String) -> String {

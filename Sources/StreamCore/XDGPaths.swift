@@ -21,17 +21,34 @@ public struct XDGPaths: Sendable, Equatable {
     /// - Parameter environment: the process environment (injectable for tests).
     /// - Throws: `StreamCoreError` (`.noConfigDirectory`) when neither variable gives an absolute path.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        configDirectory = try Self.directory(environment, variable: "XDG_CONFIG_HOME", underHome: ".config",
+                                             what: "configuration")
+    }
+
+    /// Stream's data directory (recordings it makes on its own, such as `stream demo`'s): `$XDG_DATA_HOME/stream`
+    /// when that is an absolute path, else `$HOME/.local/share/stream`, following the XDG Base Directory rules.
+    /// - Parameter environment: the process environment.
+    /// - Throws: `StreamCoreError` (`.noConfigDirectory`) when neither variable gives an absolute path.
+    public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> URL {
+        try directory(environment, variable: "XDG_DATA_HOME", underHome: ".local/share", what: "data")
+    }
+
+    /// `$variable/stream` when the variable is an absolute path (an empty or relative value is ignored, as the
+    /// specification requires), else `$HOME/underHome/stream`.
+    private static func directory(_ environment: [String: String], variable: String, underHome: String,
+                                  what: String) throws -> URL {
         let base: String
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+        if let xdg = environment[variable], xdg.hasPrefix("/") {
             base = xdg
         } else if let home = environment["HOME"], home.hasPrefix("/") {
-            base = home + "/.config"
+            base = home + "/" + underHome
         } else {
-            throw StreamCoreError(.noConfigDirectory, "cannot find a configuration directory: "
-                                    + "set XDG_CONFIG_HOME or HOME to an absolute path")
+            throw StreamCoreError(.noConfigDirectory, "cannot find a \(what) directory: set \(variable) or HOME to "
+                                    + "an absolute path")
         }
-        self.configDirectory = URL(fileURLWithPath: base, isDirectory: true)
-            .appendingPathComponent(Self.applicationDirectoryName, isDirectory: true)
+        return URL(fileURLWithPath: base, isDirectory: true)
+            .appendingPathComponent(applicationDirectoryName, isDirectory: true)
     }
 
     /// The path of a file inside the configuration directory.

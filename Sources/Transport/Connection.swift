@@ -36,20 +36,65 @@ public final class Connection: EventSource, CustomStringConvertible {
     /// actually crossed the network, below the kernel's send buffer. Nil without a socket or where the kernel does
     /// not say.
     public var bytesAcknowledged: Int? {
-        guard fd >= 0 else { return nil }
+        guard isOpen, fd >= 0 else { return nil }
         var acknowledged: UInt64 = 0
         guard stream_tcp_bytes_acked(fd, &acknowledged) == 0 else { return nil }
         return Int(clamping: acknowledged)
     }
     /// True from the end of the TLS handshake (or TCP connect) until a close starts.
-    public var isOpen: Bool { state == .open }
+    public var isOpen: Bool {
+        if case .open = state { return true }
+        return false
+    }
     /// True while ``pauseReading()`` is in effect.
     public private(set) var isReadingPaused = false
     /// "Connection(endpoint)".
     public var description: String { "Connection(\(endpoint))" }
 
-    private enum State: Equatable {
-        case resolving, connecting, handshaking, open, closing, closed
+    /// Where the connection is, with what only that phase needs.
+    private enum State {
+        /// Accepted by a ``Listener`` and not started yet: ``start(handshakeTimeout:)`` registers the socket, then
+        /// runs the TLS handshake with this session or, without one, opens at once.
+        case accepted(TLSSession?)
+        /// Resolving the host name (an outgoing connection).
+        case resolving(Dialling)
+        /// Trying the resolved addresses in turn.
+        case connecting(Dialling)
+        /// The TLS handshake runs (either side).
+        case handshaking(Handshaking)
+        /// Bytes flow both ways.
+        case open(Streaming)
+        /// Sending what is queued before closing; reads are discarded.
+        case closing(Streaming)
+        /// Done; the descriptor is closed.
+        case closed
+    }
+
+    /// An outgoing connection before TCP is up.
+    private struct Dialling {
+        /// What to run once TCP connects: the client TLS context and the name to verify, or nil for plain TCP.
+        var clientTLS: (context: TLSContext, serverName: String)?
+        /// Resolved addresses not tried yet.
+        var pendingAddresses: [SocketAddress] = []
+        /// Why the last address failed, reported when none is left.
+        var lastError: TransportError?
+    }
+
+    /// The TLS handshake.
+    private struct Handshaking {
+        var tls: TLSSession
+        /// OpenSSL wants the socket writable before the handshake can go on.
+        var wantsWrite = false
+    }
+
+    /// An open (or closing) connection.
+    private struct Streaming {
+        /// The TLS session, or nil for plain TCP.
+        var tls: TLSSession?
+        /// A TLS read is waiting for the socket to be writable (a renegotiation or key update).
+        var readWantsWrite = false
+        /// A TLS write is waiting for the socket to be readable.
+        var writeWantsRead = false
     }
 
     private var state: State
@@ -57,18 +102,11 @@ public final class Connection: EventSource, CustomStringConvertible {
     private var fd: Int32 = -1
     private var descriptorAdded = false
     private var registeredEvents: UInt32 = 0
-    private var tls: TLSSession?
-    private var tlsHandshakeWantsWrite = false
-    private var tlsReadWantsWrite = false
-    private var tlsWriteWantsRead = false
     private var readScheduled = false
     private var outbound = OutboundQueue()
     private var phaseTimer: Scheduled?
     private var idleTimer: Scheduled?
     private var lastActivity = ContinuousClock.now
-    private var pendingAddresses: [SocketAddress] = []
-    private var lastConnectError: TransportError?
-    private var clientTLS: (context: TLSContext, serverName: String)?
 
     /// Called with the count of bytes that left the queue: sent, or dropped by a close (after the handler heard of
     /// the close). ``AsyncConnection`` keeps its thread-safe count with it.
@@ -96,28 +134,34 @@ public final class Connection: EventSource, CustomStringConvertible {
     public static func connect(host: String, port: Int, tls: TLSClientConfiguration?, timeout: Duration,
                                sendBufferSize: Int? = nil, on loop: EventLoop,
                                handler: any ConnectionHandler) -> Connection {
-        let connection = Connection(loop: loop, endpoint: endpointName(host: host, port: port), state: .resolving)
+        var dialling = Dialling()
+        var failure: TransportError?
+        if let tls {
+            do {
+                dialling.clientTLS = (try TLSContext.client(tls), tls.serverName)
+            } catch {
+                failure = error
+            }
+        }
+        let connection = Connection(loop: loop, endpoint: endpointName(host: host, port: port),
+                                    state: .resolving(dialling))
         connection.handler = handler
         connection.socketSendBufferSize = sendBufferSize.map { max(4096, $0) }
         connection.phaseTimer = loop.scheduleOnLoop(after: timeout) { [weak connection] in
             connection?.phaseDidTimeOut(after: timeout)
         }
-        if let tls {
-            do {
-                connection.clientTLS = (try TLSContext.client(tls), tls.serverName)
-            } catch {
-                connection.closeSoon(error)
-                return connection
-            }
+        if let failure {
+            connection.closeSoon(failure)
+            return connection
         }
         let bound = LoopBound(connection, loop: loop)
         Resolver.resolve(host: host, port: port, timeout: timeout, loop: loop) { result in
             let connection = bound.value
-            guard connection.state == .resolving else { return }
+            guard case .resolving(var dialling) = connection.state else { return }
             switch result {
             case .success(let addresses):
-                connection.state = .connecting
-                connection.pendingAddresses = addresses
+                dialling.pendingAddresses = addresses
+                connection.state = .connecting(dialling)
                 connection.connectNextAddress()
             case .failure(let error):
                 connection.finishClose(error)
@@ -136,15 +180,14 @@ public final class Connection: EventSource, CustomStringConvertible {
         self.loop = loop
         self.endpoint = endpoint
         self.remoteAddress = endpoint
-        self.state = .handshaking
+        self.state = .accepted(session)
         self.fd = fd
-        self.tls = session
         self.id = loop.adopt(self)
     }
 
     /// Registers an accepted socket and starts its TLS handshake, if any, bounded by `handshakeTimeout`.
     func start(handshakeTimeout: Duration) {
-        guard state == .handshaking else { return }
+        guard case .accepted(let session) = state else { return }
         do {
             try loop.addDescriptor(fd, id: id, events: EpollEvents.input)
             descriptorAdded = true
@@ -153,38 +196,39 @@ public final class Connection: EventSource, CustomStringConvertible {
             finishClose(error)
             return
         }
-        if tls == nil {
-            becomeOpen()
-        } else {
-            phaseTimer = loop.scheduleOnLoop(after: handshakeTimeout) { [weak self] in
-                self?.phaseDidTimeOut(after: handshakeTimeout)
-            }
-            continueHandshake()
+        guard let session else {
+            becomeOpen(Streaming())
+            return
         }
+        state = .handshaking(Handshaking(tls: session))
+        phaseTimer = loop.scheduleOnLoop(after: handshakeTimeout) { [weak self] in
+            self?.phaseDidTimeOut(after: handshakeTimeout)
+        }
+        continueHandshake()
     }
 
     private func connectNextAddress() {
-        guard state == .connecting else { return }
-        guard !pendingAddresses.isEmpty else {
-            finishClose(lastConnectError ?? .dns(host: endpoint, reason: "no address to connect to"))
+        guard case .connecting(var dialling) = state else { return }
+        guard !dialling.pendingAddresses.isEmpty else {
+            finishClose(dialling.lastError ?? .dns(host: endpoint, reason: "no address to connect to"))
             return
         }
-        let address = pendingAddresses.removeFirst()
+        let address = dialling.pendingAddresses.removeFirst()
+        state = .connecting(dialling)
         remoteAddress = address.description
         let socketType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = socket(address.family, socketType, 0)
         guard fd >= 0 else {
-            lastConnectError = .posix(errno, "creating a socket for", endpoint: endpoint)
-            connectNextAddress()
+            addressFailed(.posix(errno, "creating a socket for", endpoint: endpoint))
             return
         }
         setNoDelay(fd)
         if let socketSendBufferSize { setSendBufferSize(fd, socketSendBufferSize) }
         let result = address.withSockaddr { Glibc.connect(fd, $0, $1) }
         guard result == 0 || errno == EINPROGRESS else {
-            lastConnectError = .posix(errno, "connecting to", endpoint: endpoint)
+            let error = TransportError.posix(errno, "connecting to", endpoint: endpoint)
             Glibc.close(fd)
-            connectNextAddress()
+            addressFailed(error)
             return
         }
         self.fd = fd
@@ -197,41 +241,48 @@ public final class Connection: EventSource, CustomStringConvertible {
         }
     }
 
+    /// The address just tried failed: remember why and try the next one.
+    private func addressFailed(_ error: TransportError) {
+        guard case .connecting(var dialling) = state else { return }
+        dialling.lastError = error
+        state = .connecting(dialling)
+        connectNextAddress()
+    }
+
     private func finishConnecting() {
+        guard case .connecting(let dialling) = state else { return }
         let error = socketError()
         guard error == 0 else {
-            lastConnectError = .posix(error, "connecting to", endpoint: endpoint)
             releaseDescriptor()
-            connectNextAddress()
+            addressFailed(.posix(error, "connecting to", endpoint: endpoint))
             return
         }
-        pendingAddresses = []
-        guard let clientTLS else {
-            becomeOpen()
+        guard let clientTLS = dialling.clientTLS else {
+            becomeOpen(Streaming())
             return
         }
         do {
-            tls = try TLSSession(clientContext: clientTLS.context, fd: fd, serverName: clientTLS.serverName,
-                                 endpoint: endpoint)
+            state = .handshaking(Handshaking(tls: try TLSSession(
+                clientContext: clientTLS.context, fd: fd, serverName: clientTLS.serverName, endpoint: endpoint)))
         } catch {
             finishClose(error)
             return
         }
-        self.clientTLS = nil
-        state = .handshaking
         continueHandshake()
     }
 
     private func continueHandshake() {
-        guard let tls else { return }
-        switch tls.handshake() {
+        guard case .handshaking(var handshaking) = state else { return }
+        switch handshaking.tls.handshake() {
         case .done:
-            becomeOpen()
+            becomeOpen(Streaming(tls: handshaking.tls))
         case .wantRead:
-            tlsHandshakeWantsWrite = false
+            handshaking.wantsWrite = false
+            state = .handshaking(handshaking)
             updateInterest()
         case .wantWrite:
-            tlsHandshakeWantsWrite = true
+            handshaking.wantsWrite = true
+            state = .handshaking(handshaking)
             updateInterest()
         case .closedByPeer:
             finishClose(.peerClosed(endpoint, "closed the connection during the TLS handshake: is it a TLS server "
@@ -241,17 +292,39 @@ public final class Connection: EventSource, CustomStringConvertible {
         }
     }
 
-    private func becomeOpen() {
+    private func becomeOpen(_ streaming: Streaming) {
         phaseTimer?.cancel()
         phaseTimer = nil
-        state = .open
+        state = .open(streaming)
         lastActivity = .now
         updateInterest()
         handler?.connectionDidOpen(self)
-        guard state == .open else { return }
+        guard isOpen else { return }
         if !outbound.isEmpty { flush() }
         // The peer's first bytes may have arrived with the last handshake record and wait inside OpenSSL.
-        if tls != nil { scheduleRead() }
+        if streaming.tls != nil { scheduleRead() }
+    }
+
+    /// The open or closing connection's state, if it is in one of those.
+    private var streaming: Streaming? {
+        switch state {
+        case .open(let streaming), .closing(let streaming): streaming
+        case .accepted, .resolving, .connecting, .handshaking, .closed: nil
+        }
+    }
+
+    /// Changes the open or closing connection's state in place; does nothing in the other states.
+    private func updateStreaming(_ body: (inout Streaming) -> Void) {
+        switch state {
+        case .open(var streaming):
+            body(&streaming)
+            state = .open(streaming)
+        case .closing(var streaming):
+            body(&streaming)
+            state = .closing(streaming)
+        case .accepted, .resolving, .connecting, .handshaking, .closed:
+            break
+        }
     }
 
     private func phaseDidTimeOut(after timeout: Duration) {
@@ -265,7 +338,7 @@ public final class Connection: EventSource, CustomStringConvertible {
         case .closing:
             finishClose(.timedOut("sending the last \(outbound.count) bytes to \(endpoint) before closing",
                                   after: timeout))
-        case .open, .closed:
+        case .accepted, .open, .closed:
             break
         }
     }
@@ -281,7 +354,7 @@ public final class Connection: EventSource, CustomStringConvertible {
         switch state {
         case .closing, .closed:
             throw .closed(endpoint)
-        case .resolving, .connecting, .handshaking, .open:
+        case .accepted, .resolving, .connecting, .handshaking, .open:
             break
         }
         guard !bytes.isEmpty else { return }
@@ -290,16 +363,17 @@ public final class Connection: EventSource, CustomStringConvertible {
         }
         let wasEmpty = outbound.isEmpty
         outbound.append(bytes)
-        if state == .open && wasEmpty { flush(insideWrite: true) }
+        if isOpen && wasEmpty { flush(insideWrite: true) }
     }
 
     /// Writes queued bytes until the socket would block.
     /// - Parameter insideWrite: true when called from ``write(_:)``: then the handler hears of nothing during the
     ///   call (a failure closes the connection on a later loop turn; a drain cannot happen, the queue was empty).
     private func flush(insideWrite: Bool = false) {
-        guard state == .open || state == .closing, fd >= 0 else { return }
+        guard let streaming, fd >= 0 else { return }
+        let tls = streaming.tls
         let before = outbound.count
-        tlsWriteWantsRead = false
+        var writeWantsRead = false
         var failure: TransportError?
         while !outbound.isEmpty {
             let written = outbound.writeHead { bytes -> Int in
@@ -310,7 +384,7 @@ public final class Connection: EventSource, CustomStringConvertible {
                     case .wantWrite:
                         return -1
                     case .wantRead:
-                        tlsWriteWantsRead = true
+                        writeWantsRead = true
                         return -1
                     case .closedByPeer:
                         failure = .peerClosed(endpoint, "closed the TLS session while we were sending")
@@ -329,6 +403,7 @@ public final class Connection: EventSource, CustomStringConvertible {
             }
             if written < 0 || failure != nil { break }
         }
+        updateStreaming { $0.writeWantsRead = writeWantsRead }
         if let failure {
             if insideWrite {
                 closeSoon(failure)
@@ -342,10 +417,10 @@ public final class Connection: EventSource, CustomStringConvertible {
         guard flushed > 0 else { return }
         lastActivity = .now
         onDequeued?(flushed)
-        if !insideWrite && state == .open && before > lowWatermark && outbound.count <= lowWatermark {
+        if !insideWrite && isOpen && before > lowWatermark && outbound.count <= lowWatermark {
             handler?.connectionDidDrain(self)
         }
-        if state == .closing && outbound.isEmpty { finishClose(nil) }
+        if case .closing = state, outbound.isEmpty { finishClose(nil) }
     }
 
     // MARK: - Reading
@@ -365,7 +440,7 @@ public final class Connection: EventSource, CustomStringConvertible {
         isReadingPaused = false
         lastActivity = .now
         updateInterest()
-        if tls != nil { scheduleRead() }
+        if streaming?.tls != nil { scheduleRead() }
     }
 
     private enum ReadOutcome {
@@ -373,7 +448,11 @@ public final class Connection: EventSource, CustomStringConvertible {
     }
 
     private var wantsToRead: Bool {
-        (state == .open && !isReadingPaused) || state == .closing
+        switch state {
+        case .open: !isReadingPaused
+        case .closing: true
+        case .accepted, .resolving, .connecting, .handshaking, .closed: false
+        }
     }
 
     private func readAvailable() {
@@ -384,7 +463,7 @@ public final class Connection: EventSource, CustomStringConvertible {
             switch readOnce() {
             case .bytes(let bytes):
                 lastActivity = .now
-                if state == .open { handler?.connectionDidRead(self, bytes: bytes) }
+                if isOpen { handler?.connectionDidRead(self, bytes: bytes) }
             case .wouldBlock:
                 return
             case .endOfStream:
@@ -402,11 +481,12 @@ public final class Connection: EventSource, CustomStringConvertible {
             }
         }
         // Level-triggered epoll reports what is left in the kernel, but not what OpenSSL already decrypted.
-        if wantsToRead, let tls, tls.hasPendingBytes { scheduleRead() }
+        if wantsToRead, let tls = streaming?.tls, tls.hasPendingBytes { scheduleRead() }
     }
 
     private func readOnce() -> ReadOutcome {
-        loop.withReadBuffer { buffer -> ReadOutcome in
+        let tls = streaming?.tls
+        return loop.withReadBuffer { buffer -> ReadOutcome in
             if let tls {
                 switch tls.read(into: buffer) {
                 case .done(let count):
@@ -414,7 +494,7 @@ public final class Connection: EventSource, CustomStringConvertible {
                 case .wantRead:
                     return .wouldBlock
                 case .wantWrite:
-                    tlsReadWantsWrite = true
+                    updateStreaming { $0.readWantsWrite = true }
                     return .wouldBlock
                 case .closedByPeer:
                     return .endOfStream
@@ -445,7 +525,7 @@ public final class Connection: EventSource, CustomStringConvertible {
 
     func handleEvents(_ events: UInt32) {
         switch state {
-        case .resolving, .closed:
+        case .accepted, .resolving, .closed:
             return
         case .connecting:
             finishConnecting()
@@ -460,7 +540,7 @@ public final class Connection: EventSource, CustomStringConvertible {
                 }
             }
             if events & (EpollEvents.input | EpollEvents.hangUp) != 0 {
-                if tlsWriteWantsRead { flush() }
+                if streaming?.writeWantsRead == true { flush() }
                 if wantsToRead {
                     readAvailable()
                 } else if events & EpollEvents.hangUp != 0 {
@@ -469,8 +549,8 @@ public final class Connection: EventSource, CustomStringConvertible {
                 }
             }
             if events & EpollEvents.output != 0 {
-                if tlsReadWantsWrite {
-                    tlsReadWantsWrite = false
+                if streaming?.readWantsWrite == true {
+                    updateStreaming { $0.readWantsWrite = false }
                     readAvailable()
                 }
                 flush()
@@ -483,15 +563,15 @@ public final class Connection: EventSource, CustomStringConvertible {
         guard descriptorAdded else { return }
         var events: UInt32 = 0
         switch state {
-        case .resolving, .closed:
+        case .accepted, .resolving, .closed:
             return
         case .connecting:
             events = EpollEvents.output
-        case .handshaking:
-            events = tlsHandshakeWantsWrite ? EpollEvents.output : EpollEvents.input
-        case .open, .closing:
-            if wantsToRead || tlsWriteWantsRead { events |= EpollEvents.input }
-            if !outbound.isEmpty || tlsReadWantsWrite { events |= EpollEvents.output }
+        case .handshaking(let handshaking):
+            events = handshaking.wantsWrite ? EpollEvents.output : EpollEvents.input
+        case .open(let streaming), .closing(let streaming):
+            if wantsToRead || streaming.writeWantsRead { events |= EpollEvents.input }
+            if !outbound.isEmpty || streaming.readWantsWrite { events |= EpollEvents.output }
         }
         guard events != registeredEvents else { return }
         registeredEvents = events
@@ -507,16 +587,21 @@ public final class Connection: EventSource, CustomStringConvertible {
 
     // MARK: - Idle timeout
 
+    private var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
     private func armIdleTimer() {
         idleTimer?.cancel()
         idleTimer = nil
-        guard let idleTimeout, state != .closed else { return }
+        guard let idleTimeout, !isClosed else { return }
         lastActivity = .now
         idleTimer = loop.scheduleOnLoop(after: idleTimeout) { [weak self] in self?.checkIdle() }
     }
 
     private func checkIdle() {
-        guard let idleTimeout, state != .closed else { return }
+        guard let idleTimeout, !isClosed else { return }
         let now = ContinuousClock.now
         if isReadingPaused { lastActivity = now }
         let idle = lastActivity.duration(to: now)
@@ -543,16 +628,16 @@ public final class Connection: EventSource, CustomStringConvertible {
     public func closeAfterFlush(timeout: Duration) {
         loop.assertInEventLoop()
         switch state {
-        case .open:
+        case .open(let streaming):
             guard !outbound.isEmpty else {
                 finishClose(nil)
                 return
             }
-            state = .closing
+            state = .closing(streaming)
             phaseTimer?.cancel()
             phaseTimer = loop.scheduleOnLoop(after: timeout) { [weak self] in self?.phaseDidTimeOut(after: timeout) }
             updateInterest()
-        case .resolving, .connecting, .handshaking:
+        case .accepted, .resolving, .connecting, .handshaking:
             finishClose(nil)
         case .closing, .closed:
             break
@@ -578,14 +663,13 @@ public final class Connection: EventSource, CustomStringConvertible {
     }
 
     private func finishClose(_ error: TransportError?) {
-        guard state != .closed else { return }
-        let wasOpen = state == .open || state == .closing
+        guard !isClosed else { return }
+        let open = streaming
         state = .closed
         phaseTimer?.cancel()
         idleTimer?.cancel()
-        if wasOpen && error == nil, let tls { tls.shutdown() }
+        if error == nil, let tls = open?.tls { tls.shutdown() }
         releaseDescriptor()
-        tls = nil
         let dropped = outbound.count
         outbound.removeAll()
         loop.release(id)

@@ -35,4 +35,14 @@ import AppLogic
         #expect(SampleRouting(includeAppAudio: true).mixedSources == [.app, .microphone])
         #expect(SampleRouting(includeAppAudio: false).mixedSources == [.microphone])
     }
+
+    @Test func theMicrophoneIsTheMixersFirstInputAndAppAudioTheSecondWhenOn() {
+        let both = SampleRouting(includeAppAudio: true)
+        #expect(both.mixerInputs == [.microphone, .app])
+        #expect(both.mixerInput(of: .microphone) == 0 && both.mixerInput(of: .app) == 1)
+        let microphone = SampleRouting(includeAppAudio: false)
+        #expect(microphone.mixerInputs == [.microphone])
+        #expect(microphone.mixerInput(of: .app) == nil)
+        #expect(Set(both.mixerInputs) == both.mixedSources && Set(microphone.mixerInputs) == microphone.mixedSources)
+    }
 }

@@ -1,4 +1,5 @@
 import Broadcast
+import Engine
 import Foundation
 import Media
 import Publisher
@@ -12,13 +13,13 @@ extension LiveBroadcastTests {
     @Suite struct BroadcastSessionNginxTests {
         private static func broadcast(to url: String, key: String, settings: StreamSettings, screen: PixelSize,
                                       seconds: Int, options: RTMPClient.Options = RTMPClient.Options()) async throws
-            -> (BroadcastState, BroadcastStatistics) {
+            -> (BroadcastState, BroadcastStatistics, PipelineStatistics) {
             let sink = RTMPSink(url: try IngestURL(parsing: url), streamKey: key, options: options)
             let configuration = BroadcastConfiguration(settings: settings, screenSize: screen,
                                                        duration: .seconds(seconds))
             let session = try BroadcastSession(configuration: configuration, outputs: [BroadcastOutput(sink: sink)])
             let final = await session.run()
-            return (final, session.statistics)
+            return (final, session.statistics, session.pipelineStatistics)
         }
 
         @Test func broadcast720p30WithPiPIsRecordedByNginx() async throws {
@@ -32,7 +33,7 @@ extension LiveBroadcastTests {
             settings.cameraPosition = .front
             // A 1280×720 source (short edge 720, 16:9) keeps the debug build's per-frame work well inside 33 ms on
             // a 2-core CI machine; scaling from larger sources is covered by the smaller broadcasts and the demo.
-            let (final, statistics) = try await Self.broadcast(
+            let (final, statistics, pipeline) = try await Self.broadcast(
                 to: nginx.rtmpURL, key: "session720", settings: settings,
                 screen: PixelSize(width: 1280, height: 720), seconds: 10)
             nginx.stop()
@@ -80,9 +81,9 @@ extension LiveBroadcastTests {
             let outside = frame.pixel(rect.x - 20, middle)
             #expect(!(outside.g > 150 && outside.r < 100 && outside.b < 100), "camera leaked outside: \(outside)")
 
-            #expect(statistics.framesComposited == statistics.framesEncoded)
-            #expect(statistics.screenPool.allocations <= 3 && statistics.encodePool.allocations <= 4)
-            #expect(statistics.cameraPool.allocations <= 3)
+            #expect(pipeline.framesComposited == statistics.framesEncoded)
+            #expect(pipeline.screenPool.allocations <= 3 && pipeline.encodePool.allocations <= 4)
+            #expect(pipeline.cameraPool.allocations <= 3)
         }
 
         @Test func broadcastOverRTMPSIsRecordedByNginx() async throws {
@@ -90,7 +91,7 @@ extension LiveBroadcastTests {
             let url = try #require(nginx.rtmpsURL)
             var settings = StreamSettings.defaults(for: .p480, frameRate: .fps24)
             settings.videoBitrateKbps = 500
-            let (final, statistics) = try await Self.broadcast(
+            let (final, statistics, _) = try await Self.broadcast(
                 to: url, key: "tls", settings: settings, screen: PixelSize(width: 640, height: 360), seconds: 3,
                 options: RTMPClient.Options(caFile: nginx.certificate?.certificateFile))
             nginx.stop()
@@ -106,7 +107,7 @@ extension LiveBroadcastTests {
 
         @Test func refusedConnectionFailsWithARedactedReason() async throws {
             let port = try FreePort.next()
-            let (final, _) = try await Self.broadcast(
+            let (final, _, _) = try await Self.broadcast(
                 to: "rtmp://127.0.0.1:\(port)/live", key: "secret-key-123", settings: .defaults(for: .p480),
                 screen: PixelSize(width: 320, height: 180), seconds: 2)
             guard case .failed(let error) = final else {

@@ -2,8 +2,8 @@ import Capture
 import Foundation
 import Locking
 import Media
-import Testing
 import TestSupport
+import Testing
 
 /// Real PulseAudio: a private daemon, null sinks playing known tones, their monitors captured.
 @Suite struct PulseAudioCaptureTests {

@@ -1,19 +1,19 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import FLV
 
 /// FLV files made by ffmpeg (libx264 + AAC) read with `FLVReader`, and files we write checked by ffprobe.
 @Suite(.serialized) struct FFmpegPeerTests {
     @Test func readsAnFFmpegFileAndWritesItBack() throws {
-        let directory = try ExternalTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let source = directory.appendingPathComponent("ffmpeg.flv")
-        let made = try ExternalTool.run("ffmpeg", [
+        let directory = try TemporaryDirectory("flv-tests")
+        let source = URL(fileURLWithPath: directory.file("ffmpeg.flv"))
+        let made = try Subprocess.run("ffmpeg", [
             "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
             "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
             "-t", "2", "-c:v", "libx264", "-g", "30", "-c:a", "aac", "-f", "flv", source.path,
-        ], in: directory)
-        try #require(made.status == 0, "ffmpeg failed: \(made.errors)")
+        ])
+        try #require(made.status == 0, "ffmpeg failed: \(made.stderr)")
         let original = [UInt8](try Data(contentsOf: source))
 
         var reader = FLVReader()
@@ -82,23 +82,22 @@ import Testing
             rewritten += try writer.encode(tag)
         }
         #expect(rewritten == original)
-        let copy = directory.appendingPathComponent("rewritten.flv")
-        try Data(rewritten).write(to: copy)
-        let probe = try ExternalTool.countVideoFrames(copy, in: directory)
-        #expect(probe.frames == 60)
-        #expect(probe.errors.isEmpty, "ffprobe: \(probe.errors)")
+        let copy = directory.file("rewritten.flv")
+        try Data(rewritten).write(to: URL(fileURLWithPath: copy))
+        #expect(try ProbeReport.probe(copy).video?.frameCount == 60)
+        let errors = try ProbeReport.decodeErrors(copy)
+        #expect(errors.isEmpty, "ffmpeg: \(errors)")
     }
 
     /// Raw x264 output (Annex B, four slices per frame, access unit delimiters) turned into FLV by this module.
     @Test func packagesMultiSliceAnnexBIntoAPlayableFile() throws {
-        let directory = try ExternalTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let raw = directory.appendingPathComponent("x264.h264")
-        let made = try ExternalTool.run("ffmpeg", [
+        let directory = try TemporaryDirectory("flv-tests")
+        let raw = URL(fileURLWithPath: directory.file("x264.h264"))
+        let made = try Subprocess.run("ffmpeg", [
             "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "30",
             "-c:v", "libx264", "-g", "15", "-bf", "0", "-x264-params", "slices=4:aud=1", "-f", "h264", raw.path,
-        ], in: directory)
-        try #require(made.status == 0, "ffmpeg failed: \(made.errors)")
+        ])
+        try #require(made.status == 0, "ffmpeg failed: \(made.stderr)")
         let stream = [UInt8](try Data(contentsOf: raw))
 
         // Access units start at each delimiter.
@@ -130,10 +129,10 @@ import Testing
         file += try writer.encode(FLVTag(type: .video, timestamp: 1000, body: FLVVideoTagBody.endOfSequence.encode()))
         #expect(keyFrames == 2)
 
-        let output = directory.appendingPathComponent("ours.flv")
-        try Data(file).write(to: output)
-        let probe = try ExternalTool.countVideoFrames(output, in: directory)
-        #expect(probe.frames == 30)
-        #expect(probe.errors.isEmpty, "ffprobe: \(probe.errors)")
+        let output = directory.file("ours.flv")
+        try Data(file).write(to: URL(fileURLWithPath: output))
+        #expect(try ProbeReport.probe(output).video?.frameCount == 30)
+        let errors = try ProbeReport.decodeErrors(output)
+        #expect(errors.isEmpty, "ffmpeg: \(errors)")
     }
 }

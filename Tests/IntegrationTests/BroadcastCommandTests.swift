@@ -95,4 +95,49 @@ import Testing
         #expect(report.audio?.codecName == "aac")
         #expect((63...91).contains(report.video?.frameCount ?? 0), "\(String(describing: report.video?.frameCount))")
     }
+
+    @Test func demoRecordsUnderTheDataDirectoryNotTheWorkingDirectory() throws {
+        let home = try TemporaryDirectory()
+        let before = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath)
+        let run = Self.stream(["demo", "--duration", "2", "--quality", "480", "--test-size", "320x180"], home: home)
+        #expect(run.exitCode == 0, "\(run.error)")
+        // No XDG_DATA_HOME in this environment: $HOME/.local/share/stream/demo, said where it is.
+        let directory = home.file(".local/share/stream/demo")
+        #expect(run.output.contains("recording to \(directory)"), "\(run.output)")
+        let line = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("Recording: ") })
+        #expect(line.dropFirst("Recording: ".count).hasPrefix(directory))
+        let after = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath)
+        #expect(Set(after) == Set(before), "the demo wrote into the working directory")
+    }
+
+    @Test func severalDestinationsTakeTheirKeysFromStdinInOrder() throws {
+        let first = try NginxRTMP()
+        let second = try NginxRTMP()
+        let home = try TemporaryDirectory()
+        let run = Self.stream(["broadcast", "--key-stdin", first.rtmpURL, second.rtmpURL, "--duration", "2",
+                               "--pip", "off"] + Self.small, stdin: "first-key-1\nsecond-key-2\n", home: home)
+        first.stop()
+        second.stop()
+        #expect(run.exitCode == 0, "\(run.error)")
+        #expect(!run.output.contains("first-key-1") && !run.output.contains("second-key-2"))
+        // Each ingest recorded its own key's stream (nginx names the file after it).
+        let firstFile = try #require(first.recordings().first, "\(first.errorLog)")
+        let secondFile = try #require(second.recordings().first, "\(second.errorLog)")
+        #expect(firstFile.contains("first-key-1") && secondFile.contains("second-key-2"))
+        for file in [firstFile, secondFile] {
+            #expect(try ProbeReport.probe(file).video?.width == 320)
+        }
+        // One line per destination in the summary.
+        #expect(run.output.contains("  rtmp://127.0.0.1:\(first.port)/live/••••: ended (stopped), 0 dropped"))
+        #expect(run.output.contains("  rtmp://127.0.0.1:\(second.port)/live/••••: ended (stopped), 0 dropped"))
+    }
+
+    @Test func aMissingKeyForTheSecondDestinationIsAUsageError() throws {
+        let home = try TemporaryDirectory()
+        let run = Self.stream(["broadcast", "--key-stdin", "rtmp://127.0.0.1:1/live", "rtmp://127.0.0.1:2/live",
+                               "--duration", "1"], stdin: "only-one-key\n", home: home)
+        #expect(run.exitCode == 2, "\(run.output) \(run.error)")
+        #expect(run.error.contains("destination 2"), "\(run.error)")
+        #expect(!run.error.contains("only-one-key"))
+    }
 }

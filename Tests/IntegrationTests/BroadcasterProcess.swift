@@ -31,6 +31,19 @@ final class BroadcasterProcess {
         memory = MemorySampler(pid: process.pid)
     }
 
+    /// Starts `stream broadcast --source test` with `arguments` (URLs among them) and nothing saved, reading
+    /// `stdin` (the stream keys, one line per URL, with `--key-stdin`).
+    init(arguments: [String], stdin: String) throws {
+        home = try TemporaryConfigHome()
+        let environment = home.environment.merging(["TERM": "dumb"]) { $1 }
+        errorLog = home.url.appendingPathComponent("broadcast.err").path
+        process = try BackgroundProcess(try StreamExecutable.url().path,
+                                        ["broadcast", "--source", "test"] + arguments, environment: environment,
+                                        errorLog: errorLog, stdin: stdin)
+        lines = Lines(of: process)
+        memory = MemorySampler(pid: process.pid)
+    }
+
     /// How much the broadcaster's resident memory may grow through a fault before the test calls it unbounded:
     /// 24 MB, or 64 MB when it runs under AddressSanitizer (`scripts/sanitize.sh address` sets `ASAN_OPTIONS`),
     /// whose allocator keeps freed blocks in its quarantine and size-class caches, so that resident memory
@@ -79,6 +92,15 @@ final class Lines: Sendable {
         all.compactMap { line -> Int? in
             guard let range = line.text.range(of: "| \(field) ") else { return nil }
             return Int(line.text[range.upperBound...].prefix { $0.isNumber })
+        }
+    }
+
+    /// The encoder's bitrate the status lines printed (`video 480 kbps (target 500)` → 500) from `start` on, with
+    /// when each line arrived.
+    func targetBitrates(from start: ContinuousClock.Instant) -> [(at: ContinuousClock.Instant, kbps: Int)] {
+        all.compactMap { line -> (ContinuousClock.Instant, Int)? in
+            guard line.at >= start, let range = line.text.range(of: "(target ") else { return nil }
+            return Int(line.text[range.upperBound...].prefix { $0.isNumber }).map { (line.at, $0) }
         }
     }
 

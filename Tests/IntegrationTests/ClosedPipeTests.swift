@@ -39,7 +39,7 @@ import Testing
         let fixture = try MediaFixture.makeFLV(in: work, seconds: 2)
         let port = try FreePort.next()
         async let served = Task.detached {
-            try Self.runPipedIntoHead(["serve", "--listen", "127.0.0.1:\(port)", "--record-dir", records,
+            try Self.runPipedIntoHead(["serve", "--listen", "127.0.0.1:\(port)", "--no-http", "--record-dir", records,
                                        "--duration", "6"], environment: [:], timeout: 30)
         }.value
         try FreePort.waitUntilListening(port)

@@ -1,4 +1,5 @@
 import Broadcast
+import Engine
 import Foundation
 import IngestServer
 import Publisher

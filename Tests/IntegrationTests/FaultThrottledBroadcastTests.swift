@@ -1,4 +1,5 @@
 import Broadcast
+import Engine
 import FLV
 import Foundation
 import IngestServer

@@ -74,9 +74,9 @@ import Testing
                 let connect = CommandMessage(name: "connect", transactionID: 1, commandObject: .object([
                     "app": .string("live"), "tcUrl": .string("rtmp://127.0.0.1:\(port)/live"),
                 ]))
-                var bytes = encoder.encode(connect.message())
+                var bytes = try encoder.encode(connect.message())
                 for transaction in 2..<1000 {
-                    bytes += encoder.encode(CommandMessage(name: "createStream",
+                    bytes += try encoder.encode(CommandMessage(name: "createStream",
                                                            transactionID: Double(transaction)).message())
                 }
                 _ = try? socket.write(bytes, timeout: 5)  // the server may close before taking it all
@@ -91,12 +91,16 @@ import Testing
                 decoder.append(try HostilePeer.clientHandshake(socket))
                 var encoder = ChunkEncoder()
                 var bytes: [UInt8] = []
-                for message in HostileBytes.unknownTypeMessages(chunkStreamID: 8) { bytes += encoder.encode(message) }
+                for message in HostileBytes.unknownTypeMessages(chunkStreamID: 8) {
+                    bytes += try encoder.encode(message)
+                }
                 let connect = CommandMessage(name: "connect", transactionID: 1, commandObject: .object([
                     "app": .string("live"), "tcUrl": .string("rtmp://127.0.0.1:\(port)/live"),
                 ]))
-                bytes += encoder.encode(connect.message())
-                for message in HostileBytes.unknownTypeMessages(chunkStreamID: 8) { bytes += encoder.encode(message) }
+                bytes += try encoder.encode(connect.message())
+                for message in HostileBytes.unknownTypeMessages(chunkStreamID: 8) {
+                    bytes += try encoder.encode(message)
+                }
                 try socket.write(bytes)
                 let result = try HostilePeer.readMessage(socket, decoder: &decoder) {
                     HostilePeer.isCommand($0, "_result")
@@ -110,7 +114,7 @@ import Testing
                 try HostilePeer.run(session.sendMedia(.video, timestamp: 0, body: Self.keyframe(size: 2000)),
                                     on: socket)
                 // Half of a 20 kB frame, then gone.
-                let frame = session.sendMedia(.video, timestamp: 33, body: Self.keyframe(size: 20_000))
+                let frame = try session.sendMedia(.video, timestamp: 33, body: Self.keyframe(size: 20_000))
                 guard case .write(let bytes) = frame.first else { throw RawSocket.Failure(description: "no bytes") }
                 try socket.write(Array(bytes.prefix(bytes.count / 2)))
                 socket.close()
@@ -130,7 +134,7 @@ import Testing
                     if index % 50 == 0 {
                         var unknown: [UInt8] = []
                         for message in HostileBytes.unknownTypeMessages(chunkStreamID: 8, streamID: 1) {
-                            unknown += encoder.encode(message)
+                            unknown += try encoder.encode(message)
                         }
                         try socket.write(unknown)
                     }

@@ -163,7 +163,7 @@ import Testing
             // Right after S0 S1 S2, before the client has even sent C2, it gets messages of unknown types.
             _ = try ingest.feed(try socket.read(exactly: 1537, timeout: HostilePeer.timeout))
             var unknown: [UInt8] = []
-            for message in HostileBytes.unknownTypeMessages(chunkStreamID: 8) { unknown += encoder.encode(message) }
+            for message in HostileBytes.unknownTypeMessages(chunkStreamID: 8) { unknown += try encoder.encode(message) }
             try socket.write(unknown)
             try ingest.acceptPublish()
             // While publishing: more unknown types, on the publish's message stream too (each under 128 bytes,
@@ -171,7 +171,7 @@ import Testing
             unknown = []
             guard let streamID = ingest.publishedStreamID else { return }
             for message in HostileBytes.unknownTypeMessages(chunkStreamID: 9, streamID: streamID) {
-                unknown += encoder.encode(message)
+                unknown += try encoder.encode(message)
             }
             try socket.write(unknown)
             try ingest.serveUntilClosed()
@@ -199,12 +199,12 @@ import Testing
             // Pings on chunk stream 9 whose header timestamps go 1000, 500 (backwards), 0xFFFFFF00 (extended),
             // then +0x200 (wraps past 2^32 to 0x100), then 0 on another chunk stream. The ping payloads carry
             // 1...5 so the answers can be matched.
-            bytes += encoder.encode(HostileBytes.ping(id: 1, timestamp: 1000, chunkStreamID: 9))
-            bytes += encoder.encode(HostileBytes.ping(id: 2, timestamp: 500, chunkStreamID: 9))
-            bytes += encoder.encode(HostileBytes.ping(id: 3, timestamp: 0xFFFF_FF00, chunkStreamID: 9))
+            bytes += try encoder.encode(HostileBytes.ping(id: 1, timestamp: 1000, chunkStreamID: 9))
+            bytes += try encoder.encode(HostileBytes.ping(id: 2, timestamp: 500, chunkStreamID: 9))
+            bytes += try encoder.encode(HostileBytes.ping(id: 3, timestamp: 0xFFFF_FF00, chunkStreamID: 9))
             bytes += HostileBytes.fmt2Chunk(chunkStreamID: 9, delta: 0x200,
                                             payload: UserControlEvent.pingRequest(timestamp: 4).payload)
-            bytes += encoder.encode(HostileBytes.ping(id: 5, timestamp: 0, chunkStreamID: 10))
+            bytes += try encoder.encode(HostileBytes.ping(id: 5, timestamp: 0, chunkStreamID: 10))
             try socket.write(bytes)
             try ingest.serveUntilClosed { message in
                 if message.type == .userControl,

@@ -67,7 +67,8 @@ import Transport
         try "\(key)\n".write(toFile: keysFile, atomically: true, encoding: .utf8)
         let fixture = try MediaFixture.makeFLV(in: sandbox.work, seconds: 1, size: "320x240")
         async let served = Task.detached {
-            try sandbox.run(["serve", "--listen", "127.0.0.1:\(port)", "--keys-file", keysFile, "--duration", "8"])
+            try sandbox.run(["serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:0", "--keys-file",
+                             keysFile, "--duration", "8"])
         }.value
         try FreePort.waitUntilListening(port)
         let push = try Subprocess.run("ffmpeg", ["-v", "error", "-i", fixture, "-c", "copy", "-f", "flv",

@@ -14,7 +14,7 @@ import Testing
 
         async let served = Task.detached {
             try Subprocess.run(try StreamExecutable.url().path, [
-                "serve", "--listen", "127.0.0.1:\(port)", "--record-dir", records, "--keys-file", keys,
+                "serve", "--listen", "127.0.0.1:\(port)", "--no-http", "--record-dir", records, "--keys-file", keys,
                 "--duration", "8",
             ], timeout: 20)
         }.value

@@ -10,7 +10,8 @@ import Testing
     static func serve(recordingTo directory: String) throws -> (process: BackgroundProcess, lines: Lines, port: Int) {
         let port = try FreePort.next()
         let process = try BackgroundProcess(try StreamExecutable.url().path,
-                                            ["serve", "--listen", "127.0.0.1:\(port)", "--record-dir", directory])
+                                            ["serve", "--listen", "127.0.0.1:\(port)", "--no-http",
+                                             "--record-dir", directory])
         let lines = Lines(of: process)
         try FreePort.waitUntilListening(port)
         return (process, lines, port)
@@ -84,7 +85,7 @@ import Testing
         let disk = try TmpfsMount(sizeBytes: 1 << 20)
         try disk.remount(readOnly: true)
         let result = try Subprocess.run(try StreamExecutable.url().path, [
-            "serve", "--listen", "127.0.0.1:0", "--record-dir", disk.path, "--duration", "3",
+            "serve", "--listen", "127.0.0.1:0", "--no-http", "--record-dir", disk.path, "--duration", "3",
         ], timeout: 20)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("cannot record to \(disk.path): the disk is read-only"), "\(result.stderr)")

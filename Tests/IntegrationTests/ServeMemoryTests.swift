@@ -16,7 +16,7 @@ import Testing
         init() throws {
             port = try FreePort.next()
             process = try BackgroundProcess(try StreamExecutable.url().path,
-                                            ["serve", "--listen", "127.0.0.1:\(port)", "--no-record"])
+                                            ["serve", "--listen", "127.0.0.1:\(port)", "--no-record", "--no-http"])
             lines = Lines(of: process)
             try FreePort.waitUntilListening(port)
         }
@@ -54,16 +54,16 @@ import Testing
     }
 
     /// The bytes of two 8 MiB messages in 64 KiB chunks, each without its last chunk, after a Set Chunk Size.
-    static func unfinishedMessages(streamID: UInt32) -> [UInt8] {
+    static func unfinishedMessages(streamID: UInt32) throws -> [UInt8] {
         var encoder = ChunkEncoder()
-        var bytes = encoder.encode(ProtocolControlMessage.setChunkSize(0x1_0000).message())
+        var bytes = try encoder.encode(ProtocolControlMessage.setChunkSize(0x1_0000).message())
         encoder.setChunkSize(0x1_0000)
         for chunkStream: UInt32 in [20, 21] {
             let message = RTMPMessage(chunkStreamID: chunkStream, timestamp: 0, type: .video, streamID: streamID,
                                       payload: [UInt8](repeating: 0x27, count: 0x7F_FFFF))
             // The last chunk is a one-byte fmt 3 header and the message's last 65535 bytes: drop it whole, so the
             // chunk stream stays aligned and the message stays unfinished.
-            bytes += encoder.encode(message).dropLast(0x1_0000)
+            bytes += try encoder.encode(message).dropLast(0x1_0000)
         }
         return bytes
     }
@@ -74,7 +74,7 @@ import Testing
         defer { server.process.stop() }
         try await Task.sleep(for: .milliseconds(500))
         let baseline = server.resident
-        let bytes = Self.unfinishedMessages(streamID: 1)
+        let bytes = try Self.unfinishedMessages(streamID: 1)
         let port = server.port
         let sockets = try (0..<60).map { _ in try RawSocket.connect(port: port) }
         let script = PeerThread("memory-holders") {

@@ -189,11 +189,11 @@ struct ChunkDecoderTests {
             let payload = pseudoRandomBytes(index * 37 % 500, seed: UInt32(index))
             let message = message(csid, timestamp, index % 2 == 0 ? 9 : 8, 1, payload)
             if index == 20 {
-                bytes += encoder.encode(ProtocolControlMessage.setChunkSize(1000).message())
+                bytes += try encoder.encode(ProtocolControlMessage.setChunkSize(1000).message())
                 expected.append(ProtocolControlMessage.setChunkSize(1000).message())
                 encoder.setChunkSize(1000)
             }
-            bytes += encoder.encode(message)
+            bytes += try encoder.encode(message)
             expected.append(message)
         }
         for feeding in Feeding.allCases {

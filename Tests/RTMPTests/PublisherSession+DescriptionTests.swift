@@ -5,7 +5,7 @@ struct SecretRedactionTests {
     @Test func descriptionsNeverShowTheKey() throws {
         var pair = SessionPair()
         try pair.start()
-        let texts = ["\(pair.publisher.configuration)", String(reflecting: pair.publisher.configuration),
+        let texts = try ["\(pair.publisher.configuration)", String(reflecting: pair.publisher.configuration),
                      "\(pair.publisher)"]
             + pair.serverEvents.map { "\($0)" }
             + pair.publisherEvents.map { "\($0)" }

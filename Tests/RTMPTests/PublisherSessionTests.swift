@@ -61,6 +61,18 @@ struct PublisherSessionTests {
         #expect(media.allSatisfy { $0.chunkStreamID == ($0.typeID == 8 ? 4 : 6) })
     }
 
+    @Test func anOversizedFrameFailsOnlyThatFrame() throws {
+        var pair = SessionPair()
+        try pair.start()
+        let huge = [UInt8](repeating: 0x17, count: ChunkEncoder.maximumMessageLength + 1)
+        #expect(throws: RTMPError.self) {
+            try pair.publisher.sendMedia(.video, timestamp: 0, body: huge)
+        }
+        // The session goes on: the next frame reaches the server.
+        try pair.run(pair.publisher.sendMedia(.video, timestamp: 33, body: [0x27, 0x01, 0, 0, 0, 0xAA]))
+        #expect(pair.publisher.isPublishing)
+    }
+
     @Test func stopSendsFCUnpublishAndDeleteStream() throws {
         var pair = SessionPair()
         try pair.start()
@@ -70,7 +82,7 @@ struct PublisherSessionTests {
         #expect(pair.toServerTap.commands.suffix(2).map(\.name) == ["FCUnpublish", "deleteStream"])
         #expect(pair.toServerTap.commands.last?.arguments == [.number(1)])
         #expect(pair.serverEvents == [.publishStopped(streamID: 1)])
-        #expect(pair.publisher.sendMedia(.video, timestamp: 0, body: [1]) == [])
+        #expect(try pair.publisher.sendMedia(.video, timestamp: 0, body: [1]) == [])
     }
 
     @Test func refusedKeyIsATypedRejectionWithoutTheKey() throws {
@@ -115,7 +127,7 @@ struct PublisherSessionTests {
     // MARK: - Against scripted servers
 
     /// Runs the publisher against hand-written server messages (after a real server handshake).
-    private func scripted(_ replies: (inout ChunkEncoder) -> [UInt8]) throws -> [PublisherSession.Action] {
+    private func scripted(_ replies: (inout ChunkEncoder) throws -> [UInt8]) throws -> [PublisherSession.Action] {
         var publisher = PublisherSession(configuration: .init(app: "live", tcUrl: "rtmp://h/live",
                                                               streamKey: "secret-key-123"))
         var serverHandshake = ServerHandshake(time: 0, random: pseudoRandomBytes(1528, seed: 1))
@@ -126,7 +138,7 @@ struct PublisherSessionTests {
             actions += publisher.bytesReceived(reply)
         }
         var encoder = ChunkEncoder()
-        return actions + publisher.bytesReceived(replies(&encoder))
+        return try actions + publisher.bytesReceived(replies(&encoder))
     }
 
     private func result(_ transactionID: Double, _ arguments: [AMF0Value], streamID: UInt32 = 0) -> RTMPMessage {
@@ -143,7 +155,7 @@ struct PublisherSessionTests {
     @Test func serverDescriptionEchoingTheKeyIsRedacted() throws {
         let actions = try scripted { encoder in
             let success = StatusInfo(level: "status", code: "NetConnection.Connect.Success", description: "").object
-            return encoder.encode(result(1, [.object(success)]))
+            return try encoder.encode(result(1, [.object(success)]))
                 + encoder.encode(result(4, [.number(7)]))       // createStream (transaction 4) → stream 7
                 + encoder.encode(status("error", "NetStream.Publish.Denied", "stream secret-key-123 is banned",
                                         streamID: 7))
@@ -162,8 +174,8 @@ struct PublisherSessionTests {
         let actions = try scripted { encoder in
             let info = StatusInfo(level: "error", code: "NetConnection.Connect.Rejected",
                                   description: "[ AccessManager.Reject ] : [ code=403 need auth; authmod=adobe ]")
-            return encoder.encode(CommandMessage(name: "_error", transactionID: 1, arguments: [.object(info.object)])
-                .message())
+            return try encoder.encode(CommandMessage(name: "_error", transactionID: 1,
+                                                     arguments: [.object(info.object)]).message())
         }
         guard case .failed(let error) = actions.last else {
             Issue.record("expected a failure, got \(actions)")
@@ -175,7 +187,7 @@ struct PublisherSessionTests {
 
     @Test func resultForAnotherTransactionIsIgnored() throws {
         let actions = try scripted { encoder in
-            encoder.encode(result(9, [.null]))                  // not the connect transaction
+            try encoder.encode(result(9, [.null]))                  // not the connect transaction
         }
         #expect(!actions.contains { if case .failed = $0 { true } else { false } })
         #expect(!actions.contains { if case .published = $0 { true } else { false } })

@@ -29,7 +29,7 @@ struct ServerSessionTests {
 
         mutating func send(_ messages: RTMPMessage...) throws {
             var bytes: [UInt8] = []
-            for message in messages { bytes += encoder.encode(message) }
+            for message in messages { bytes += try encoder.encode(message) }
             try deliver(server.bytesReceived(bytes))
         }
 
@@ -164,8 +164,8 @@ struct ServerSessionTests {
     }
 
     /// A message of `length` bytes on chunk stream 6, in 4096-byte chunks, as the server's decoder then expects.
-    private static func bigVideo(length: Int, encoder: inout ChunkEncoder) -> [UInt8] {
-        encoder.encode(RTMPMessage(chunkStreamID: 6, timestamp: 0, type: .video, streamID: 1,
+    private static func bigVideo(length: Int, encoder: inout ChunkEncoder) throws -> [UInt8] {
+        try encoder.encode(RTMPMessage(chunkStreamID: 6, timestamp: 0, type: .video, streamID: 1,
                                    payload: [0x17] + [UInt8](repeating: 0x65, count: length - 1)))
     }
 

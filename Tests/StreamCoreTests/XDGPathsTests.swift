@@ -19,4 +19,12 @@ import Testing
         #expect(throws: StreamCoreError.self) { try XDGPaths(environment: ["HOME": "relative"]) }
         #expect(throws: StreamCoreError.self) { try XDGPaths(environment: [:]) }
     }
+
+    @Test func theDataDirectoryFollowsXDGDataHomeThenHome() throws {
+        #expect(try XDGPaths.dataDirectory(environment: ["XDG_DATA_HOME": "/tmp/data", "HOME": "/home/u"]).path
+                    == "/tmp/data/stream")
+        #expect(try XDGPaths.dataDirectory(environment: ["XDG_DATA_HOME": "rel", "HOME": "/home/u"]).path
+                    == "/home/u/.local/share/stream")
+        #expect(throws: StreamCoreError.self) { try XDGPaths.dataDirectory(environment: [:]) }
+    }
 }

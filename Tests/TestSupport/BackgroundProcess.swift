@@ -13,13 +13,18 @@ public final class BackgroundProcess: Sendable {
     private let exitStatus = Locked<Int32?>(nil)
     /// The program's name, for messages.
     public let name: String
+    /// Holds the file standard input is read from, until the program has exited.
+    private let inputDirectory: TemporaryDirectory?
 
     /// Starts `executable` (found on PATH) with `arguments`; its standard output is readable with
     /// ``readLine(timeout:)``, its standard error goes to `errorLog` (or is discarded).
-    /// - Parameter environment: extra variables on top of this process's environment.
+    /// - Parameters:
+    ///   - environment: extra variables on top of this process's environment.
+    ///   - stdin: what the program reads on standard input (through a 0600 file in a temporary directory, removed
+    ///     when this value is released), or nothing (`/dev/null`).
     /// - Throws: when the program is not installed or cannot start.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                errorLog: String? = nil) throws {
+                errorLog: String? = nil, stdin: String? = nil) throws {
         name = executable
         let path = try Subprocess.resolve(executable)
         var pipeDescriptors: [Int32] = [0, 0]
@@ -31,7 +36,17 @@ public final class BackgroundProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var input = "/dev/null"
+        if let stdin {
+            let directory = try TemporaryDirectory("stdin")
+            input = directory.file("stdin")
+            try stdin.write(toFile: input, atomically: false, encoding: .utf8)
+            chmod(input, 0o600)
+            inputDirectory = directory
+        } else {
+            inputDirectory = nil
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, pipeDescriptors[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, errorLog ?? "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0o644)
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }

@@ -112,6 +112,25 @@ public final class NginxRTMP: @unchecked Sendable {
         }
     }
 
+    /// Freezes nginx, master and worker (SIGSTOP), as a server that hangs: its sockets stay open, the kernel still
+    /// accepts connections and fills the receive buffers, nothing is read or answered until ``thaw()``.
+    public func freeze() {
+        signalAll(SIGSTOP)
+    }
+
+    /// Lets a frozen nginx go on (SIGCONT).
+    public func thaw() {
+        signalAll(SIGCONT)
+    }
+
+    private func signalAll(_ signal: Int32) {
+        lock.withLock {
+            guard process.isRunning else { return }
+            let master = process.processIdentifier
+            for pid in [master] + Self.children(of: master) { kill(pid, signal) }
+        }
+    }
+
     /// Starts nginx again on the same ports and directories after ``crash()`` or ``stop()``.
     public func restart() throws {
         let running = lock.withLock { process.isRunning }
@@ -154,10 +173,11 @@ public final class NginxRTMP: @unchecked Sendable {
         return names.filter { $0.hasSuffix(".flv") }.sorted().map { "\(directory)/\($0)" }
     }
 
-    /// Stops nginx gracefully (SIGQUIT lets it finish recordings), then forcibly.
+    /// Stops nginx gracefully (SIGQUIT lets it finish recordings), then forcibly; a frozen one is thawed first.
     public func stop() {
         lock.withLock {
             guard process.isRunning else { return }
+            for pid in [process.processIdentifier] + Self.children(of: process.processIdentifier) { kill(pid, SIGCONT) }
             kill(process.processIdentifier, SIGQUIT)
             let deadline = Date().addingTimeInterval(5)
             while process.isRunning && Date() < deadline { usleep(20_000) }

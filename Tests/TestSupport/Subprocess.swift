@@ -37,16 +37,18 @@ public struct Subprocess {
             input.fileHandleForWriting.write(stdin)
             try? input.fileHandleForWriting.close()
         }
-        // Read both pipes concurrently so a chatty program cannot block on a full pipe.
+        // Read both pipes concurrently so a chatty program cannot block on a full pipe. On threads of their own:
+        // blocking reads on Dispatch's global queue take the threads Swift's cooperative pool runs on (2 on a
+        // 2-core machine), and async code under test (an HTTP server's handlers) would then start a second late.
         let collected = OutputCollector()
         let group = DispatchGroup()
         for (pipe, isError) in [(out, false), (err, true)] {
             group.enter()
-            DispatchQueue.global().async {
+            Thread {
                 let data = pipe.fileHandleForReading.readDataToEndOfFile()
                 collected.set(data, isError: isError)
                 group.leave()
-            }
+            }.start()
         }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }

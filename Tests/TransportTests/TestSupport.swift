@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import TestSupport
 import Testing
 @testable import Transport
 
@@ -140,59 +141,6 @@ func payload(count: Int) -> [UInt8] {
     return result
 }
 
-/// The result of a finished child process.
-struct ProcessOutput: Sendable {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
-}
-
-/// Runs a program to completion without blocking a Swift concurrency thread.
-func run(_ executable: String, _ arguments: [String], input: String? = nil,
-         in directory: URL? = nil) async throws -> ProcessOutput {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let output = Pipe()
-    let error = Pipe()
-    let inputPipe = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    process.standardInput = inputPipe
-    let collected = OutputCollector()
-    output.fileHandleForReading.readabilityHandler = { collected.appendOutput($0.availableData) }
-    error.fileHandleForReading.readabilityHandler = { collected.appendError($0.availableData) }
-    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do {
-            try process.run()
-        } catch {
-            continuation.resume(throwing: error)
-            return
-        }
-        if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
-        try? inputPipe.fileHandleForWriting.close()
-    }
-    output.fileHandleForReading.readabilityHandler = nil
-    error.fileHandleForReading.readabilityHandler = nil
-    collected.appendOutput(output.fileHandleForReading.readDataToEndOfFile())
-    collected.appendError(error.fileHandleForReading.readDataToEndOfFile())
-    return ProcessOutput(status: status, standardOutput: collected.output, standardError: collected.error)
-}
-
-/// Output gathered from pipe callbacks on other threads.
-final class OutputCollector: Sendable {
-    private let data = Locked<(output: Data, error: Data)>((Data(), Data()))
-    private let exited = Locked(false)
-    func markExited() { exited.withLock { $0 = true } }
-    var hasExited: Bool { exited.withLock { $0 } }
-    func appendOutput(_ bytes: Data) { data.withLock { $0.output.append(bytes) } }
-    func appendError(_ bytes: Data) { data.withLock { $0.error.append(bytes) } }
-    var output: String { String(decoding: data.withLock { $0.output }, as: UTF8.self) }
-    var error: String { String(decoding: data.withLock { $0.error }, as: UTF8.self) }
-}
-
 /// Test certificates made with the openssl CLI in a temporary directory, once per test run.
 struct TestCertificates: Sendable {
     /// Self-signed RSA certificate for IP 127.0.0.1 and DNS localhost: the usual server certificate and its own CA.
@@ -207,7 +155,7 @@ struct TestCertificates: Sendable {
     var issuedKey: String
     var directory: URL
 
-    /// The certificates of this test run, made on first use without blocking a concurrency thread.
+    /// The certificates of this test run, made once (by the first caller; the others wait for it).
     static func get() async throws -> TestCertificates {
         try await CertificateStore.shared.certificates()
     }
@@ -217,21 +165,19 @@ struct TestCertificates: Sendable {
             .appendingPathComponent("transport-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-        func make(_ name: String, subject: String, altNames: String, key: [String]) async throws {
-            let result = try await run("/usr/bin/openssl", ["req", "-x509", "-newkey"] + key + [
+        func make(_ name: String, subject: String, altNames: String, key: [String]) throws {
+            let result = try Subprocess.run("openssl", ["req", "-x509", "-newkey"] + key + [
                 "-nodes", "-keyout", path("\(name)-key.pem"), "-out", path("\(name)-cert.pem"), "-days", "2",
                 "-subj", subject, "-addext", "subjectAltName=\(altNames)",
             ])
-            try #require(result.status == 0, "openssl req failed: \(result.standardError)")
+            try #require(result.status == 0, "openssl req failed: \(result.stderr)")
         }
         let ec = ["ec", "-pkeyopt", "ec_paramgen_curve:prime256v1"]
-        async let server: Void = make("server", subject: "/CN=127.0.0.1", altNames: "IP:127.0.0.1,DNS:localhost",
-                                      key: ["rsa:2048"])
-        async let other: Void = make("other", subject: "/CN=other.example", altNames: "DNS:other.example", key: ec)
-        try await make("ca", subject: "/CN=Stream Test CA", altNames: "DNS:ca.example", key: ec)
-        try await make("issued", subject: "/CN=127.0.0.1", altNames: "IP:127.0.0.1",
-                       key: ec + ["-CA", path("ca-cert.pem"), "-CAkey", path("ca-key.pem")])
-        _ = try await (server, other)
+        try make("server", subject: "/CN=127.0.0.1", altNames: "IP:127.0.0.1,DNS:localhost", key: ["rsa:2048"])
+        try make("other", subject: "/CN=other.example", altNames: "DNS:other.example", key: ec)
+        try make("ca", subject: "/CN=Stream Test CA", altNames: "DNS:ca.example", key: ec)
+        try make("issued", subject: "/CN=127.0.0.1", altNames: "IP:127.0.0.1",
+                 key: ec + ["-CA", path("ca-cert.pem"), "-CAkey", path("ca-key.pem")])
         return TestCertificates(serverCertificate: path("server-cert.pem"), serverKey: path("server-key.pem"),
                                 otherNameCertificate: path("other-cert.pem"), otherNameKey: path("other-key.pem"),
                                 authority: path("ca-cert.pem"), issuedCertificate: path("issued-cert.pem"),
@@ -261,57 +207,5 @@ private actor CertificateStore {
         let task = Task { try await TestCertificates.make() }
         making = task
         return try await task.value
-    }
-}
-
-/// A child process that runs until the test stops it (e.g. `openssl s_server`).
-final class RunningProcess: Sendable {
-    private let process: Process
-    private let collected = OutputCollector()
-
-    init(_ executable: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = Pipe()
-        let collected = self.collected
-        output.fileHandleForReading.readabilityHandler = { collected.appendOutput($0.availableData) }
-        error.fileHandleForReading.readabilityHandler = { collected.appendError($0.availableData) }
-        process.terminationHandler = { _ in collected.markExited() }
-        self.process = process
-        try process.run()
-    }
-
-    var output: String { collected.output }
-    var error: String { collected.error }
-
-    /// Waits until the standard output contains `text`.
-    func waitForOutput(_ text: String, timeout: Duration = .seconds(5)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !output.contains(text) {
-            try #require(!collected.hasExited, "process exited early: \(error)")
-            try #require(ContinuousClock.now < deadline, "no \"\(text)\" on output: \(output) \(error)")
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
-    deinit {
-        // A test that failed before `stop()` must not leave its server behind.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
-    /// Kills the process (by its id) and waits for it to end. SIGKILL, because `openssl s_server` started from
-    /// the test runner was observed to survive SIGTERM on this machine.
-    func stop() async throws {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while process.isRunning && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
     }
 }

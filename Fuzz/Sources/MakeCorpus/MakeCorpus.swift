@@ -1,8 +1,10 @@
 import AMF
 import FLV
 import Foundation
+import HTTP
 import RTMP
 import StreamCore
+import WebSocket
 
 /// Writes the seed inputs of every fuzz target into `Corpus/<target>/`, made with the project's own encoders so
 /// that the fuzzers start from valid protocol bytes. Run from the Fuzz directory: `swift run MakeCorpus`.
@@ -11,13 +13,16 @@ struct MakeCorpus {
     static func main() throws {
         let root = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Corpus")
         let seeds: [(target: String, name: String, bytes: [UInt8])] =
-            amf0Seeds().map { ("FuzzAMF0", $0.0, $0.1) }
+            try amf0Seeds().map { ("FuzzAMF0", $0.0, $0.1) }
             + chunkSeeds().map { ("FuzzChunkDecoder", $0.0, $0.1) }
             + flvSeeds().map { ("FuzzFLV", $0.0, $0.1) }
             + handshakeSeeds().map { ("FuzzServerHandshake", $0.0, $0.1) }
             + sessionSeeds().map { ("FuzzServerSession", $0.0, $0.1) }
             + settingsSeeds().map { ("FuzzSettings", $0.0, $0.1) }
             + urlSeeds().map { ("FuzzIngestURL", $0.0, $0.1) }
+            + httpSeeds().map { ("FuzzHTTPRequestHead", $0.0, $0.1) }
+            + chunkedSeeds().map { ("FuzzChunkedDecoder", $0.0, $0.1) }
+            + webSocketSeeds().map { ("FuzzWebSocketFrameDecoder", $0.0, $0.1) }
         for seed in seeds {
             let directory = root.appendingPathComponent(seed.target)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -51,7 +56,7 @@ struct MakeCorpus {
     }
 
     /// A publisher's side of a session after the handshake, answered by a real server machine.
-    static func publisherStream() -> [UInt8] {
+    static func publisherStream() throws -> [UInt8] {
         let random = [UInt8](repeating: 0x5A, count: ClientHandshake.randomSize)
         var client = PublisherSession(configuration: .init(app: "live", tcUrl: "rtmp://127.0.0.1/live",
                                                            streamKey: "seed"))
@@ -69,12 +74,13 @@ struct MakeCorpus {
             toServer = writes(client.bytesReceived(toClient))
         }
         sent += toServer
-        sent += writes(client.sendMetadata(metadata))
+        sent += try writes(client.sendMetadata(metadata))
         let config = AudioSpecificConfig(sampleRate: 48_000, channelConfiguration: 2)
-        sent += writes(client.sendMedia(.audio, timestamp: 0, body: FLVAudioTagBody.sequenceHeader(config).encode()))
-        sent += writes(client.sendMedia(.video, timestamp: 0, body: videoSequenceHeader().encode()))
+        sent += try writes(client.sendMedia(.audio, timestamp: 0,
+                                            body: FLVAudioTagBody.sequenceHeader(config).encode()))
+        sent += try writes(client.sendMedia(.video, timestamp: 0, body: videoSequenceHeader().encode()))
         let frame = FLVVideoTagBody.frame([0, 0, 0, 3, 0x65, 0x88, 0x84], isKeyFrame: true, compositionTime: 33)
-        sent += writes(client.sendMedia(.video, timestamp: 0x00FF_FFFF, body: frame.encode()))
+        sent += try writes(client.sendMedia(.video, timestamp: 0x00FF_FFFF, body: frame.encode()))
         sent += writes(client.stop())
         // Drop C0+C1+C2: the session target supplies its own handshake.
         return Array(sent.dropFirst(1 + 2 * 1536))
@@ -97,10 +103,10 @@ struct MakeCorpus {
         return FLVVideoTagBody(frameType: .keyFrame, packetType: .sequenceHeader, data: record?.encode() ?? [])
     }
 
-    static func chunkSeeds() -> [(String, [UInt8])] {
-        let stream = publisherStream()
+    static func chunkSeeds() throws -> [(String, [UInt8])] {
+        let stream = try publisherStream()
         var encoder = ChunkEncoder()
-        let extended = encoder.encode(RTMPMessage(chunkStreamID: 70, timestamp: 0xFFFF_FFF0, typeID: 9, streamID: 1,
+        let extended = try encoder.encode(RTMPMessage(chunkStreamID: 70, timestamp: 0xFFFF_FFF0, typeID: 9, streamID: 1,
                                                   payload: [UInt8](repeating: 7, count: 300)))
         // Steering: [0] limits, [1] piece sizes, [2...3] announced chunk size (0: none).
         return [
@@ -145,8 +151,8 @@ struct MakeCorpus {
         ]
     }
 
-    static func sessionSeeds() -> [(String, [UInt8])] {
-        let stream = publisherStream()
+    static func sessionSeeds() throws -> [(String, [UInt8])] {
+        let stream = try publisherStream()
         return [("publisher", [0] + stream), ("publisher-pieces", [5] + stream)]
     }
 
@@ -163,5 +169,51 @@ struct MakeCorpus {
     static func urlSeeds() -> [(String, [UInt8])] {
         ["rtmp://127.0.0.1/live", "rtmps://live.restream.io:443/live/", "RTMP://[::1]:1936/app/inst?x=1",
          "rtmp://host/a/b"].enumerated().map { ("url-\($0.offset)", Array($0.element.utf8)) }
+    }
+
+    /// Pipelined requests as curl and a browser send them, a chunked upload, an upgrade. Steering: [0] limits,
+    /// [1] piece sizes.
+    static func httpSeeds() -> [(String, [UInt8])] {
+        let get = HTTPRequestHead(method: .get, target: "/v1/health?x=%20y", headers: [
+            "Host": "127.0.0.1:8080", "User-Agent": "curl/7.88.1", "Accept": "*/*",
+        ]).encoded()
+        let post = HTTPRequestHead(method: .post, target: "/echo", headers: [
+            "Host": "a", "Content-Length": "5", "Expect": "100-continue",
+        ]).encoded() + Array("hello".utf8)
+        let chunked = HTTPRequestHead(method: .put, target: "/up", headers: [
+            "Host": "a", "Transfer-Encoding": "chunked",
+        ]).encoded() + ChunkedEncoder.chunk(Array("Wiki".utf8)) + ChunkedEncoder.end
+        let upgrade = WebSocketClientHandshake(nonce: Array("the sample nonce".utf8), protocols: ["chat"])
+            .request(target: "/ws", host: "a").encoded()
+        return [
+            ("pipelined", [0, 0] + get + post + chunked),
+            ("pipelined-small-limits", [1, 9] + get + post + chunked),
+            ("upgrade", [0, 3] + upgrade + [0x81, 0x80, 1, 2, 3, 4]),
+        ]
+    }
+
+    /// Chunked bodies with extensions and trailers. Steering: [0] limits, [1] piece sizes.
+    static func chunkedSeeds() -> [(String, [UInt8])] {
+        let body = ChunkedEncoder.chunk(Array("Wikipedia".utf8)) + Array("5;name=\"value\"\r\nin \r\n\r\n".utf8)
+            + Array("0\r\nExpires: never\r\n\r\nGET".utf8)
+        return [("wiki", [0, 0] + body), ("wiki-small-limits", [1, 4] + body)]
+    }
+
+    /// Client frames (masked) and server frames: text, fragments with a ping between, binary, close. Steering:
+    /// [0] side (1: the server reads masked frames), [1] piece sizes.
+    static func webSocketSeeds() -> [(String, [UInt8])] {
+        let key: UInt32 = 0x37FA_213D
+        let client = [
+            WebSocketFrame(opcode: .text, payload: Array("Hello".utf8)),
+            WebSocketFrame(fin: false, opcode: .text, payload: Array("frag".utf8)),
+            WebSocketFrame(opcode: .ping, payload: [1, 2]),
+            WebSocketFrame(opcode: .continuation, payload: Array("ment".utf8)),
+            WebSocketFrame(opcode: .binary, payload: [UInt8](repeating: 7, count: 200)),
+            WebSocketFrame(opcode: .close, payload: WebSocketFrame.closePayload(code: .normalClosure, reason: "bye")),
+        ]
+        return [
+            ("client-frames", [1, 0] + client.flatMap { $0.encoded(maskingKey: key) }),
+            ("server-frames", [0, 2] + client.flatMap { $0.encoded() }),
+        ]
     }
 }

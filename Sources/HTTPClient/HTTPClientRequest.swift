@@ -1,0 +1,44 @@
+import HTTP
+
+/// A request to send with ``HTTPClient``.
+public struct HTTPClientRequest: Sendable {
+    /// The method.
+    public var method: HTTPMethod
+    /// An absolute http:// or https:// URL.
+    public var url: String
+    /// Fields to send (`Host`, `Content-Length` and `Connection` are set by the client).
+    public var headers: HTTPHeaders
+    /// The body (sent with `Content-Length`).
+    public var body: [UInt8]
+
+    /// Creates a request.
+    public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// A whole response.
+public struct HTTPClientResponse: Sendable {
+    /// The status line and fields.
+    public var head: HTTPResponseHead
+    /// The body.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(head: HTTPResponseHead, body: [UInt8]) {
+        self.head = head
+        self.body = body
+    }
+
+    /// The status.
+    public var status: HTTPStatus { head.status }
+    /// The fields.
+    public var headers: HTTPHeaders { head.headers }
+    /// The `Location` field (a WHIP resource, a redirect), as sent.
+    public var location: String? { head.headers["Location"] }
+    /// The body as UTF-8 text (invalid bytes replaced).
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}

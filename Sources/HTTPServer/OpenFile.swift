@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import HTTP
+
+/// A regular file opened for a response: its descriptor, size and modification time (its entity tag). Opening once
+/// and reading the same descriptor means one path lookup per request, and the bytes sent are those of the version
+/// the tag names even if the path is replaced meanwhile.
+final class OpenFile: @unchecked Sendable {
+    // @unchecked Sendable: every stored property is immutable; the descriptor is only read with pread (positional,
+    // so concurrent reads cannot disturb each other) and closed in deinit, once no one holds the object.
+    let descriptor: Int32
+    let size: Int
+    let modifiedSeconds: Int
+    let modifiedNanoseconds: Int
+
+    /// What opening a path found.
+    enum Outcome {
+        case file(OpenFile)
+        case directory
+        case missing
+    }
+
+    /// Opens `path` for reading.
+    static func open(_ path: String) -> Outcome {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .missing }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            close(descriptor)
+            return .missing
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            return .file(OpenFile(descriptor: descriptor, size: Int(info.st_size),
+                                  modifiedSeconds: Int(info.st_mtim.tv_sec),
+                                  modifiedNanoseconds: Int(info.st_mtim.tv_nsec)))
+        case S_IFDIR:
+            close(descriptor)
+            return .directory
+        default:
+            close(descriptor)
+            return .missing
+        }
+    }
+
+    private init(descriptor: Int32, size: Int, modifiedSeconds: Int, modifiedNanoseconds: Int) {
+        self.descriptor = descriptor
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// `"<mtime hex>-<size hex>"`, as nginx builds its ETag.
+    var entityTag: HTTPEntityTag {
+        HTTPEntityTag(String(entityTagField.dropFirst().dropLast()))
+    }
+
+    /// The `ETag` field's value, quotes included, written digit by digit into one string: made for every file
+    /// response.
+    var entityTagField: String {
+        String(unsafeUninitializedCapacity: 40) { buffer in
+            var count = 0
+            buffer[count] = UInt8(ascii: "\"")
+            count += 1
+            Self.writeHex(modifiedSeconds, into: buffer, at: &count)
+            Self.writeHex(modifiedNanoseconds / 1_000_000, into: buffer, at: &count)
+            buffer[count] = UInt8(ascii: "-")
+            count += 1
+            Self.writeHex(size, into: buffer, at: &count)
+            buffer[count] = UInt8(ascii: "\"")
+            return count + 1
+        }
+    }
+
+    /// At most 16 digits (a non-negative Int).
+    private static func writeHex(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at count: inout Int) {
+        let digits: StaticString = "0123456789abcdef"
+        var shift = 60
+        while shift > 0 && (value >> shift) & 0xF == 0 { shift -= 4 }
+        while shift >= 0 {
+            buffer[count] = digits.utf8Start[(value >> shift) & 0xF]
+            count += 1
+            shift -= 4
+        }
+    }
+
+    /// Reads `count` bytes at `offset` onto the end of `bytes` (one buffer for a small response's head and body).
+    /// - Returns: false when the file ends early (it shrank) or the read fails; `bytes` is then unchanged.
+    func read(_ count: Int, at offset: Int, appendingTo bytes: inout [UInt8]) -> Bool {
+        let start = bytes.count
+        bytes.reserveCapacity(start + count)
+        var done = 0
+        var failed = false
+        bytes.append(contentsOf: repeatElement(0, count: count))
+        bytes.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            while done < count {
+                let result = pread(descriptor, base + start + done, count - done, off_t(offset + done))
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else {
+                    failed = true
+                    return
+                }
+                done += result
+            }
+        }
+        if failed { bytes.removeLast(count) }
+        return !failed
+    }
+
+    /// Reads `count` bytes at `offset`; nil when the file ends early (it shrank) or the read fails.
+    func read(_ count: Int, at offset: Int) -> [UInt8]? {
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
+            guard let base = buffer.baseAddress else {
+                failed = count > 0
+                return
+            }
+            var done = 0
+            while done < count {
+                let result = pread(descriptor, base + done, count - done, off_t(offset + done))
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else {
+                    failed = true
+                    break
+                }
+                done += result
+            }
+            initialized = done
+        }
+        return failed ? nil : bytes
+    }
+}

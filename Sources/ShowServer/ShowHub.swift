@@ -1,0 +1,344 @@
+import Identity
+import LiveProtocol
+import LiveShows
+import Locking
+import Transport
+
+/// The loop-thread side of the show server: connections, the shows in memory, and the effects they ask for.
+/// Every method runs on the show server's event loop.
+final class ShowHub {
+    /// A connection that sent more than this many malformed or refused-before-join messages is dropped.
+    static let malformedLimit = 20
+    /// How often shows that no longer need memory are looked for.
+    static let sweepInterval: Duration = .seconds(5)
+
+    struct Client {
+        var connection: any ShowConnection
+        var streamName: String
+        var token: String?
+        /// The show it joined (or is joining, while that show loads).
+        var show: String?
+        var joined = false
+        var malformed = 0
+        /// The close code for the close that follows, from the last reply or `ended` sent.
+        var closeCode = ShowCloseCode.normal
+    }
+
+    let configuration: ShowServer.Configuration
+    let showConfiguration: ShowConfiguration
+    let loop: EventLoop
+    let worker: StoreWorker
+    let directory: Locked<IngestDirectory>
+    let cutter: Locked<(@Sendable (String, String?) -> Void)?>
+    private let hubBox: () -> LoopBound<ShowHub>
+
+    private var clients: [SessionID: Client] = [:]
+    private var shows: [String: Show] = [:]
+    private var members: [String: [SessionID: any ShowConnection]] = [:]
+    /// Each show's members as one array, made again after any change: broadcasts do not build it each time.
+    private var audiences: [String: [any ShowConnection]] = [:]
+    /// Work waiting for a show to load.
+    private var loading: [String: [ShowWork]] = [:]
+    private var tick: (at: Int64, timer: Scheduled)?
+    private var sweepTimer: Scheduled?
+
+    init(configuration: ShowServer.Configuration, ingestURL: String?, loop: EventLoop, worker: StoreWorker,
+         directory: Locked<IngestDirectory>, cutter: Locked<(@Sendable (String, String?) -> Void)?>,
+         box: @escaping () -> LoopBound<ShowHub>) {
+        self.configuration = configuration
+        self.loop = loop
+        self.worker = worker
+        self.directory = directory
+        self.cutter = cutter
+        self.hubBox = box
+        var showConfiguration = ShowConfiguration(
+            ingestURL: ingestURL,
+            credentials: IngestCredentials(keyDerivationKey: configuration.secret.derivedKey(for: "stream ingest keys"),
+                                           grantKey: configuration.secret.derivedKey(for: "stream publish grants")))
+        showConfiguration.historyLimit = configuration.historyLimit
+        self.showConfiguration = showConfiguration
+    }
+
+    var sessionCount: Int { clients.count }
+
+    func startSweeping() {
+        sweepTimer = loop.scheduleOnLoop(after: Self.sweepInterval) { [weak self] in
+            guard let self else { return }
+            sweep(now: WallClock.milliseconds())
+            startSweeping()
+        }
+    }
+
+    // MARK: Connections
+
+    func connected(_ session: SessionID, _ connection: any ShowConnection, streamName: String, token: String?) {
+        clients[session] = Client(connection: connection, streamName: streamName, token: token)
+    }
+
+    func received(_ bytes: [UInt8], on session: SessionID) {
+        guard var client = clients[session] else { return }
+        let now = WallClock.milliseconds()
+        let request: ClientRequest
+        do {
+            request = try LiveCodec.decodeRequest(bytes)
+        } catch {
+            malformed(session, &client, id: error.id, error.error)
+            return
+        }
+        if client.joined, let name = client.show {
+            var entropy: [UInt8] = []
+            if case .ingest = request.request {
+                var generator = SystemRandomNumberGenerator()
+                entropy = (0..<IngestCredentials.nonceLength).map { _ in generator.next() }
+            }
+            let effects = shows[name]?.handle(request, from: session, now: now, entropy: entropy) ?? []
+            run(effects, show: name, now: now)
+            return
+        }
+        guard case .join(let since) = request.request else {
+            malformed(session, &client, id: request.id, ShowError(.invalid, "join first"))
+            return
+        }
+        guard client.show == nil else {
+            malformed(session, &client, id: request.id, ShowError(.invalid, "already joining"))
+            return
+        }
+        join(session, &client, requestID: request.id, since: since, now: now)
+    }
+
+    func receivedBinary(on session: SessionID) {
+        guard var client = clients[session] else { return }
+        malformed(session, &client, id: nil, ShowError(.invalid, "the protocol is JSON in text messages"))
+    }
+
+    func disconnected(_ session: SessionID) {
+        guard let client = clients.removeValue(forKey: session), let name = client.show else { return }
+        members[name]?[session] = nil
+        audiences[name] = nil
+        guard shows[name] != nil else { return }
+        let now = WallClock.milliseconds()
+        let effects = shows[name]?.disconnected(session, now: now) ?? []
+        run(effects, show: name, now: now)
+    }
+
+    private func join(_ session: SessionID, _ client: inout Client, requestID: Int64, since: ChatPosition?,
+                      now: Int64) {
+        let participant: Participant
+        if let token = client.token {
+            do {
+                let claims = try AccessToken.verify(token, secret: configuration.secret, now: now / 1000)
+                participant = Participant(user: claims.subject, name: claims.name ?? claims.subject)
+            } catch {
+                refuse(session, client, requestID, ShowError(.unauthorized, error.reason), ShowCloseCode.unauthorized)
+                return
+            }
+        } else {
+            participant = Participant(user: nil, name: Self.visitorName(session))
+        }
+        let name = client.streamName
+        guard configuration.catalog.resolve(name) != nil else {
+            refuse(session, client, requestID, ShowError(.notFound, "no stream is declared as \(name.prefix(128))"),
+                   ShowCloseCode.notFound)
+            return
+        }
+        client.show = name
+        clients[session] = client
+        withShow(name, { [unowned self] show in
+            guard clients[session] != nil else { return [] }
+            let now = WallClock.milliseconds()
+            return show.join(session, as: participant, requestID: requestID, since: since, now: now)
+        }, failed: { [unowned self] in
+            guard let client = clients[session] else { return }
+            refuse(session, client, requestID, ShowError(.unavailable, "the show could not be loaded"),
+                   ShowCloseCode.unavailable)
+        })
+    }
+
+    private func refuse(_ session: SessionID, _ client: Client, _ requestID: Int64?, _ error: ShowError,
+                        _ code: UInt16) {
+        client.connection.send(LiveCodec.encode(.reply(id: requestID, .failure(error))))
+        client.connection.close(code: code, reason: error.code.rawValue)
+        clients[session] = nil
+    }
+
+    private func malformed(_ session: SessionID, _ client: inout Client, id: Int64?, _ error: ShowError) {
+        client.malformed += 1
+        client.connection.send(LiveCodec.encode(.reply(id: id, .failure(error))))
+        if client.malformed > Self.malformedLimit {
+            client.connection.close(code: ShowCloseCode.policyViolation, reason: "too many malformed requests")
+            configuration.onEvent(.connectionDropped(session: session.value, reason: "too many malformed requests"))
+            clients[session] = nil
+            if let name = client.show, client.joined {
+                members[name]?[session] = nil
+                audiences[name] = nil
+                let now = WallClock.milliseconds()
+                run(shows[name]?.disconnected(session, now: now) ?? [], show: name, now: now)
+            }
+            return
+        }
+        clients[session] = client
+    }
+
+    static func visitorName(_ session: SessionID) -> String {
+        var mixed = session.value &* 0x9E37_79B9_7F4A_7C15
+        mixed ^= mixed >> 29
+        return "visitor-" + String(String(mixed & 0xFFFF, radix: 16).reversed()).padding(toLength: 4, withPad: "0",
+                                                                                          startingAt: 0)
+    }
+
+    // MARK: Shows
+
+    /// Work on a show, and what to do when it cannot be loaded.
+    private typealias ShowWork = (work: (inout Show) -> [ShowEffect], failed: () -> Void)
+
+    /// Runs `work` on the show, loading it first if needed, then runs the effects it returns; `failed` runs
+    /// instead when the show cannot be loaded.
+    private func withShow(_ name: String, _ work: @escaping (inout Show) -> [ShowEffect],
+                          failed: @escaping () -> Void = {}) {
+        if shows[name] != nil {
+            let effects = work(&shows[name]!)
+            run(effects, show: name, now: WallClock.milliseconds())
+            return
+        }
+        if loading[name] != nil {
+            loading[name]!.append((work, failed))
+            return
+        }
+        loading[name] = [(work, failed)]
+        let box = hubBox()
+        let now = WallClock.milliseconds()
+        worker.submit(.load(name, historyLimit: showConfiguration.historyLimit, now: now) { result in
+            box.loop.execute { box.value.loaded(name, result) }
+        })
+    }
+
+    private func loaded(_ name: String, _ result: Result<ShowRecord, StoreError>) {
+        let waiting = loading.removeValue(forKey: name) ?? []
+        switch result {
+        case .success(let record):
+            guard let (declaration, parameters) = configuration.catalog.resolve(name) else { return }
+            let show = Show(name: name, declaration: declaration, parameters: parameters, record: record,
+                            configuration: showConfiguration)
+            directory.withLock { $0.update(name, show.ingestEntry) }
+            shows[name] = show
+            // Each piece of work may leave the show dormant and unloaded; the next then loads it again.
+            for (work, failed) in waiting { withShow(name, work, failed: failed) }
+            unloadIfDormant(name, now: WallClock.milliseconds())
+        case .failure(let error):
+            configuration.onEvent(.storeFailed(show: name, reason: error.reason))
+            for (_, failed) in waiting { failed() }
+        }
+    }
+
+    /// A publisher the ingest allowed started or stopped.
+    func publish(_ ticket: IngestDirectory.Ticket, started: Bool) {
+        withShow(ticket.show, { show in
+            started ? show.publishStarted(ticket.tile, generation: ticket.generation)
+                    : show.publishStopped(ticket.tile, generation: ticket.generation)
+        }, failed: {})
+    }
+
+    private func unloadIfDormant(_ name: String, now: Int64) {
+        guard let show = shows[name], show.isDormant(now: now), members[name]?.isEmpty ?? true,
+              loading[name] == nil else { return }
+        shows[name] = nil
+        members[name] = nil
+        audiences[name] = nil
+        directory.withLock { $0.forgetIfPlain(name) }
+    }
+
+    private func sweep(now: Int64) {
+        for name in Array(shows.keys) { unloadIfDormant(name, now: now) }
+    }
+
+    // MARK: Effects
+
+    func run(_ effects: [ShowEffect], show name: String, now: Int64) {
+        for effect in effects {
+            switch effect {
+            case .send(let session, let message):
+                guard var client = clients[session] else { continue }
+                if case .reply(_, .success(.welcome)) = message {
+                    client.joined = true
+                    members[name, default: [:]][session] = client.connection
+                    audiences[name] = nil
+                }
+                client.closeCode = Self.closeCode(after: message) ?? client.closeCode
+                clients[session] = client
+                client.connection.send(LiveCodec.encode(message))
+            case .broadcast(let message):
+                let audience = audiences[name] ?? Array((members[name] ?? [:]).values)
+                audiences[name] = audience
+                guard !audience.isEmpty else { continue }
+                configuration.fanOut(LiveCodec.encode(message), audience)
+            case .close(let session):
+                members[name]?[session] = nil
+                audiences[name] = nil
+                guard let client = clients.removeValue(forKey: session) else { continue }
+                client.connection.close(code: client.closeCode, reason: "")
+            case .persist(let commit, let write):
+                let box = hubBox()
+                worker.submit(.commit(show: name, write) { result in
+                    box.loop.execute { box.value.committed(name, commit, result) }
+                })
+            case .ingestChanged(let entry):
+                directory.withLock { $0.update(name, entry) }
+            case .cutPublishers(let keyHash):
+                configuration.onEvent(.publishersCut(show: name, reason: keyHash == nil ? "the show ended"
+                                                                                        : "its OBS key was renewed"))
+                cutter.withLock { $0 }?(name, keyHash)
+            }
+        }
+        scheduleTick(for: name)
+        unloadIfDormant(name, now: now)
+    }
+
+    private func committed(_ name: String, _ commit: CommitID, _ result: Result<StoreFact, StoreError>) {
+        if case .failure(let error) = result {
+            configuration.onEvent(.storeFailed(show: name, reason: error.reason))
+        }
+        let now = WallClock.milliseconds()
+        guard let effects = shows[name]?.committed(commit, result, now: now) else { return }
+        run(effects, show: name, now: now)
+    }
+
+    private static func closeCode(after message: ServerMessage) -> UInt16? {
+        switch message {
+        case .event(.ended(.left)): ShowCloseCode.normal
+        case .event(.ended(.kicked)): ShowCloseCode.kicked
+        case .event(.ended(.banned)): ShowCloseCode.banned
+        case .reply(_, .failure(let error)) where error.code == .banned: ShowCloseCode.banned
+        case .reply(_, .failure(let error)) where error.code == .unauthorized: ShowCloseCode.unauthorized
+        case .reply, .event: nil
+        }
+    }
+
+    // MARK: Time
+
+    private func scheduleTick(for name: String) {
+        guard let deadline = shows[name]?.nextDeadline else { return }
+        if let tick, tick.at <= deadline { return }
+        tick?.timer.cancel()
+        let delay = max(0, deadline - WallClock.milliseconds())
+        let timer = loop.scheduleOnLoop(after: .milliseconds(delay)) { [weak self] in self?.fire() }
+        tick = (deadline, timer)
+    }
+
+    private func fire() {
+        tick = nil
+        let now = WallClock.milliseconds()
+        for name in Array(shows.keys) {
+            guard let deadline = shows[name]?.nextDeadline, deadline <= now else { continue }
+            let effects = shows[name]?.tick(now: now) ?? []
+            run(effects, show: name, now: now)
+        }
+        for name in shows.keys { scheduleTick(for: name) }
+    }
+
+    func closeAll() {
+        tick?.timer.cancel()
+        sweepTimer?.cancel()
+        for client in clients.values { client.connection.close(code: 1001, reason: "the server is shutting down") }
+        clients.removeAll()
+    }
+}

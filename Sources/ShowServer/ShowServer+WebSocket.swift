@@ -1,0 +1,72 @@
+import HTTPServer
+import LiveProtocol
+import LiveShows
+import Locking
+import WebSocket
+
+extension ShowServer {
+    /// The WebSocket options of `/v1/streams/{name}`: requests up to the protocol's limit (1009 beyond), and an
+    /// outbound queue that holds a full welcome; a watcher that falls further behind is closed (1008).
+    public static let webSocketOptions = WebSocketOptions(maximumMessageSize: LiveCodec.maximumRequestSize,
+                                                          outboundQueueLimit: LiveCodec.maximumServerMessageSize)
+
+    /// Serves the live-show protocol at `/v1/streams/{name}` on an HTTP server's router. The token comes from the
+    /// `access_token` query parameter (browsers cannot set headers on a WebSocket) or an `Authorization: Bearer`
+    /// header; without one the client is a visitor.
+    public func addRoutes(to router: inout HTTPRouter) {
+        router.webSocket("/v1/streams/{name}", options: Self.webSocketOptions) { [self] request, _ in
+            let name = request.parameters["name"] ?? ""
+            let token = request.queryValue("access_token") ?? request.bearerToken
+            let session = Locked<SessionID?>(nil)
+            return .accept(WebSocketHandlers(
+                onOpen: { [self] socket in
+                    let id = connected(WebSocketShowConnection(socket), streamName: name, token: token)
+                    session.withLock { $0 = id }
+                },
+                onMessage: { [self] _, message in
+                    guard let id = session.withLock({ $0 }) else { return }
+                    switch message {
+                    case .text(let text): received(Array(text.utf8), from: id)
+                    case .binary: receivedBinary(from: id)
+                    }
+                },
+                onClose: { [self] _, _ in
+                    guard let id = session.withLock({ $0 }) else { return }
+                    disconnected(id)
+                }))
+        }
+    }
+
+    /// Sends one message to many connections: WebSocket sessions get one frame, encoded once, in one hop to
+    /// their loop; any other connection gets it on its own.
+    @Sendable public static func fanOut(_ text: [UInt8], to connections: [any ShowConnection]) {
+        let frame = WebSocketOutboundFrame(text: String(decoding: text, as: UTF8.self))
+        var sessions: [WebSocketSession] = []
+        sessions.reserveCapacity(connections.count)
+        for connection in connections {
+            if let socket = connection as? WebSocketShowConnection {
+                sessions.append(socket.session)
+            } else {
+                connection.send(text)
+            }
+        }
+        WebSocketSession.send(frame, to: sessions)
+    }
+}
+
+/// A WebSocket session as a show connection.
+final class WebSocketShowConnection: ShowConnection {
+    let session: WebSocketSession
+
+    init(_ session: WebSocketSession) {
+        self.session = session
+    }
+
+    func send(_ text: [UInt8]) {
+        session.send(WebSocketOutboundFrame(text: String(decoding: text, as: UTF8.self)))
+    }
+
+    func close(code: UInt16, reason: String) {
+        session.close(code: WebSocketCloseCode(rawValue: code), reason: reason)
+    }
+}

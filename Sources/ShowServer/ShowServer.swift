@@ -1,0 +1,221 @@
+import Foundation
+import Identity
+import IngestServer
+import LiveProtocol
+import LiveShows
+import Locking
+import Synchronization
+import Transport
+
+/// Live shows served over any message transport (WebSocket in `stream serve`): the protocol of
+/// `docs/live-protocol.md` on one side, the ``ShowStore`` on another, and the RTMP ingest's publish checks on
+/// the third.
+///
+/// Shows run on an event loop of their own, one at a time; the store runs on a worker thread that commits every
+/// write waiting in one transaction, so a message is acknowledged only after it is committed without a commit
+/// per message. Every method here may be called from any thread.
+public final class ShowServer: Sendable {
+    /// What the server serves and how.
+    public struct Configuration: Sendable {
+        /// The declared streams.
+        public var catalog: StreamCatalog
+        /// The secret tokens are checked with; OBS keys and publish grants use keys derived from it.
+        public var secret: TokenSecret
+        /// Makes the store (called once, on the store's thread).
+        public var makeStore: @Sendable () throws(StoreError) -> any ShowStore
+        /// Messages kept and sent on join.
+        public var historyLimit: Int
+        /// Sends one message to many connections at once (by default ``ShowServer/fanOut(_:to:)``).
+        public var fanOut: @Sendable ([UInt8], [any ShowConnection]) -> Void
+        /// Receives log events (keep it quick).
+        public var onEvent: @Sendable (ShowServerEvent) -> Void
+
+        /// Creates a configuration.
+        public init(catalog: StreamCatalog, secret: TokenSecret,
+                    makeStore: @escaping @Sendable () throws(StoreError) -> any ShowStore, historyLimit: Int = 500,
+                    fanOut: @escaping @Sendable ([UInt8], [any ShowConnection]) -> Void = ShowServer.fanOut,
+                    onEvent: @escaping @Sendable (ShowServerEvent) -> Void = { _ in }) {
+            self.catalog = catalog
+            self.secret = secret
+            self.makeStore = makeStore
+            self.historyLimit = historyLimit
+            self.fanOut = fanOut
+            self.onEvent = onEvent
+        }
+    }
+
+    private let loop: EventLoop
+    private let worker: StoreWorker
+    private let directory = Locked(IngestDirectory())
+    private let cutter = Locked<(@Sendable (String, String?) -> Void)?>(nil)
+    private let admissions = Locked<[UInt64: IngestDirectory.Ticket]>([:])
+    private let nextAdmission = Atomic<UInt64>(1)
+    private let disconnector = Locked<(@Sendable (Set<UInt64>) -> Void)?>(nil)
+    private let hub: Locked<LoopBound<ShowHub>?> = Locked(nil)
+    private let credentials: IngestCredentials
+    private let nextSession = Atomic<UInt64>(1)
+    private let configuration: Configuration
+
+    /// Creates the server; ``start()`` opens the store.
+    /// - Throws: ``StoreError`` when the event loop cannot start.
+    public init(configuration: Configuration) throws(StoreError) {
+        self.configuration = configuration
+        do {
+            loop = try EventLoop(name: "stream-shows")
+        } catch {
+            throw StoreError("cannot start the shows' event loop: \(error)")
+        }
+        worker = StoreWorker(makeStore: configuration.makeStore)
+        credentials = IngestCredentials(keyDerivationKey: configuration.secret.derivedKey(for: "stream ingest keys"),
+                                        grantKey: configuration.secret.derivedKey(for: "stream publish grants"))
+    }
+
+    deinit {
+        loop.shutdown()
+    }
+
+    /// Opens the store and reads the OBS keys the ingest must know.
+    /// - Parameter ingestURL: the RTMP(S) URL hosts publish to, e.g. "rtmp://127.0.0.1:1935/live" (known once the
+    ///   ingest listens); nil when there is no ingest (going live is then `unavailable`).
+    /// - Throws: ``StoreError`` when the store cannot be opened.
+    public func start(ingestURL: String?) async throws(StoreError) {
+        let owners: [IngestKeyOwner] = try await withCheckedContinuation { continuation in
+            self.worker.submit(.open { continuation.resume(returning: $0) })
+        }.get()
+        directory.withLock { directory in
+            for owner in owners {
+                directory.update(owner.show, IngestDirectory.Entry(generation: owner.generation, ended: owner.ended,
+                                                                   keyHash: owner.key.hash))
+            }
+        }
+        let configuration = self.configuration
+        let worker = self.worker
+        let directory = self.directory
+        let cutter = self.cutter
+        let loop = self.loop
+        let bound: LoopBound<ShowHub>
+        do {
+            bound = try await loop.submit { () -> LoopBound<ShowHub> in
+                let box = Locked<LoopBound<ShowHub>?>(nil)
+                let hub = ShowHub(configuration: configuration, ingestURL: ingestURL, loop: loop, worker: worker,
+                                  directory: directory, cutter: cutter, box: { box.withLock { $0! } })
+                let bound = LoopBound(hub, loop: loop)
+                box.withLock { $0 = bound }
+                hub.startSweeping()
+                return bound
+            }
+        } catch {
+            throw StoreError("the shows' event loop stopped: \(error)")
+        }
+        hub.withLock { $0 = bound }
+    }
+
+    /// Closes every connection (1001), lets the store finish the writes already given to it, and stops.
+    public func stop() {
+        if let bound = hub.withLock({ value -> LoopBound<ShowHub>? in
+            defer { value = nil }
+            return value
+        }) {
+            let done = DispatchSemaphore(value: 0)
+            loop.execute {
+                bound.value.closeAll()
+                done.signal()
+            }
+            _ = done.wait(timeout: .now() + 5)
+        }
+        worker.stop()
+        loop.shutdown()
+    }
+
+    // MARK: Connections
+
+    /// A client connected to a stream.
+    /// - Parameters:
+    ///   - connection: where its messages go.
+    ///   - streamName: the stream name from the URL.
+    ///   - token: its access token (`access_token` query or `Bearer` header), nil for a visitor.
+    /// - Returns: its session id, for ``received(_:from:)`` and ``disconnected(_:)``.
+    public func connected(_ connection: any ShowConnection, streamName: String, token: String?) -> SessionID {
+        let session = SessionID(nextSession.wrappingAdd(1, ordering: .relaxed).oldValue)
+        onHub { $0.connected(session, connection, streamName: streamName, token: token) }
+        return session
+    }
+
+    /// A whole text message arrived from a client.
+    public func received(_ text: [UInt8], from session: SessionID) {
+        onHub { $0.received(text, on: session) }
+    }
+
+    /// A binary message arrived: the protocol is text only, so it is refused as malformed.
+    public func receivedBinary(from session: SessionID) {
+        onHub { $0.receivedBinary(on: session) }
+    }
+
+    /// A client's connection closed.
+    public func disconnected(_ session: SessionID) {
+        onHub { $0.disconnected(session) }
+    }
+
+    private func onHub(_ work: @escaping @Sendable (ShowHub) -> Void) {
+        guard let bound = hub.withLock({ $0 }) else { return }
+        bound.loop.execute { work(bound.value) }
+    }
+
+    // MARK: The ingest
+
+    /// Decides a publish with a stream key: a show's grant or OBS key, or not a show's key at all.
+    public func authorizePublish(streamKey: String) -> IngestDirectory.Verdict {
+        let now = WallClock.milliseconds()
+        return directory.withLock { $0.authorize(streamKey: streamKey, now: now, credentials: credentials) }
+    }
+
+    /// An allowed publisher is publishing: its picture goes live.
+    public func publishStarted(_ ticket: IngestDirectory.Ticket) {
+        directory.withLock { $0.started(ticket) }
+        onHub { $0.publish(ticket, started: true) }
+    }
+
+    /// An allowed publisher stopped.
+    public func publishStopped(_ ticket: IngestDirectory.Ticket) {
+        directory.withLock { $0.stopped(ticket) }
+        onHub { $0.publish(ticket, started: false) }
+    }
+
+    /// The RTMP ingest's gate for shows' keys: publish grants and OBS keys are decided here, other keys pass to
+    /// the ingest's own rules. Set it as the ingest's ``RTMPServer/Configuration/publishGate`` and give the
+    /// ingest's ``RTMPServer/disconnectPublishers(admittedAs:)`` to ``setPublisherDisconnector(_:)``.
+    public func publishGate() -> PublishGate {
+        PublishGate(authorize: { [self] _, key in
+            switch authorizePublish(streamKey: key) {
+            case .notAShowKey:
+                return .pass
+            case .refuse(let reason):
+                return .refuse(reason)
+            case .allow(let ticket):
+                let id = nextAdmission.wrappingAdd(1, ordering: .relaxed).oldValue
+                admissions.withLock { $0[id] = ticket }
+                return .allow(id)
+            }
+        }, started: { [self] id in
+            if let ticket = admissions.withLock({ $0[id] }) { publishStarted(ticket) }
+        }, stopped: { [self] id in
+            if let ticket = admissions.withLock({ $0.removeValue(forKey: id) }) { publishStopped(ticket) }
+        })
+    }
+
+    /// Sets what disconnects the publishers the gate admitted (the ingest's `disconnectPublishers`).
+    public func setPublisherDisconnector(_ disconnect: @escaping @Sendable (Set<UInt64>) -> Void) {
+        disconnector.withLock { $0 = disconnect }
+        let admissions = self.admissions
+        let disconnector = self.disconnector
+        cutter.withLock {
+            $0 = { show, keyHash in
+                let ids = admissions.withLock { admitted in
+                    Set(admitted.filter { $0.value.show == show && (keyHash == nil || $0.value.keyHash == keyHash) }
+                        .keys)
+                }
+                if !ids.isEmpty { disconnector.withLock { $0 }?(ids) }
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// Something the show server did that an operator wants to see. Never holds a token or a key.
+public enum ShowServerEvent: Sendable, Equatable, CustomStringConvertible {
+    /// The store failed a load or a commit.
+    case storeFailed(show: String, reason: String)
+    /// Publishers of a show were disconnected (its host ended it, or renewed its OBS key).
+    case publishersCut(show: String, reason: String)
+    /// A connection was closed for sending too many malformed messages.
+    case connectionDropped(session: UInt64, reason: String)
+
+    /// One log line.
+    public var description: String {
+        switch self {
+        case .storeFailed(let show, let reason): "show \(show): the store failed: \(reason)"
+        case .publishersCut(let show, let reason): "show \(show): publishers cut (\(reason))"
+        case .connectionDropped(let session, let reason): "show session \(session) dropped: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import IngestServer
+import LiveShows
+import ShowServer
+import SQLiteShowStore
+
+/// The live-show part of `stream serve`: `--shows`, `--token-secret-file`, `--data-dir`, `--ingest-url`.
+///
+/// It reads and checks the declarations and the secret before anything starts, gates the RTMP ingest with the
+/// shows' publish grants and OBS keys, and serves the protocol of docs/live-protocol.md on the HTTP listener.
+struct ServeShows {
+    static let options: [OptionSpec] = [
+        .value("shows", valueName: "FILE",
+               help: "Serve live shows declared in FILE (JSON) at /v1/streams/NAME on the HTTP listener."),
+        .value("token-secret-file", valueName: "FILE",
+               help: "The secret access tokens are signed with (mode 0600, at least 32 bytes); needs --shows."),
+        .value("data-dir", valueName: "DIR",
+               help: "Where shows keep chat, bans and keys (default $XDG_DATA_HOME/stream)."),
+        .value("ingest-url", valueName: "URL",
+               help: "The RTMP(S) URL hosts are told to publish to (default: from the ingest's listener)."),
+    ]
+
+    let server: ShowServer
+    let dataDirectory: String
+    let ingestURL: String?
+
+    /// Reads the options.
+    /// - Returns: nil without `--shows`.
+    /// - Throws: `CLIError.usage` for a shows file that does not parse (with its line), a missing or non-private
+    ///   secret, or options given without `--shows`.
+    static func make(_ arguments: ParsedArguments, context: CommandContext,
+                     onEvent: @escaping @Sendable (ShowServerEvent) -> Void) throws -> ServeShows? {
+        guard let file = arguments.value("shows") else {
+            for option in ["token-secret-file", "data-dir", "ingest-url"] where arguments.value(option) != nil {
+                throw CLIError.usage("--\(option) needs --shows FILE")
+            }
+            return nil
+        }
+        guard let contents = FileManager.default.contents(atPath: file) else {
+            throw CLIError.usage("--shows: cannot read \(file)")
+        }
+        let catalog: StreamCatalog
+        do {
+            catalog = try ShowsFile.catalog(from: Array(contents))
+        } catch {
+            throw CLIError.usage("--shows \(file): \(error)")
+        }
+        guard let secretFile = arguments.value("token-secret-file") else {
+            throw CLIError.usage("--shows needs --token-secret-file FILE (make one with `openssl rand -hex 32 > FILE; "
+                                    + "chmod 600 FILE`)")
+        }
+        let secret = try TokenSecretFile.read(secretFile, flag: "--token-secret-file")
+        let directory = try arguments.value("data-dir") ?? Self.defaultDataDirectory(context.environment)
+        let ingestURL = arguments.value("ingest-url")
+        if let ingestURL, !(ingestURL.hasPrefix("rtmp://") || ingestURL.hasPrefix("rtmps://")) {
+            throw CLIError.usage("--ingest-url must be an rtmp:// or rtmps:// URL, not '\(ingestURL.prefix(60))'")
+        }
+        let server: ShowServer
+        do {
+            server = try ShowServer(configuration: ShowServer.Configuration(
+                catalog: catalog, secret: secret,
+                makeStore: { () throws(StoreError) -> any ShowStore in try SQLiteShowStore(directory: directory) },
+                onEvent: onEvent))
+        } catch {
+            throw CLIError.failure(error.reason)
+        }
+        return ServeShows(server: server, dataDirectory: directory, ingestURL: ingestURL)
+    }
+
+    /// `$XDG_DATA_HOME/stream`, else `~/.local/share/stream`.
+    static func defaultDataDirectory(_ environment: [String: String]) throws -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/stream" }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw CLIError.failure("neither XDG_DATA_HOME nor HOME is set: pass --data-dir DIR")
+        }
+        return home + "/.local/share/stream"
+    }
+
+    /// Gates the ingest with the shows' keys.
+    func configureIngest(_ configuration: inout RTMPServer.Configuration) {
+        configuration.publishGate = server.publishGate()
+    }
+
+    /// Opens the store and starts serving, once the ingest listens.
+    /// - Parameters:
+    ///   - ingest: the running ingest (it disconnects publishers whose key was renewed or whose show ended).
+    ///   - ingestURL: the URL derived from the ingest's listener, unless `--ingest-url` gave one.
+    func start(ingest: RTMPServer, ingestURL derived: String?) throws {
+        server.setPublisherDisconnector { ingest.disconnectPublishers(admittedAs: $0) }
+        let url = ingestURL ?? derived
+        do {
+            try runBlocking { try await server.start(ingestURL: url) }
+        } catch {
+            throw CLIError.failure("cannot open the shows' store in \(dataDirectory): \(error)")
+        }
+    }
+
+    /// The ingest URL of a listener: 0.0.0.0 and :: become 127.0.0.1 (pass --ingest-url for other machines).
+    static func ingestURL(scheme: String, host: String, port: Int) -> String {
+        let reachable = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        return "\(scheme)://\(reachable.contains(":") ? "[\(reachable)]" : reachable):\(port)/live"
+    }
+}

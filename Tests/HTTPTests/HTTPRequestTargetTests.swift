@@ -1,0 +1,30 @@
+import HTTP
+import Testing
+
+struct HTTPRequestTargetTests {
+    @Test func splitsPathAndQuery() throws {
+        let target = try #require(HTTPRequestTarget("/v1/streams/a%20b%2Fc?access_token=t%2B1&x=&flag&q=a+b"))
+        #expect(target.pathSegments == ["v1", "streams", "a b/c"])
+        #expect(target.rawPath == "/v1/streams/a%20b%2Fc")
+        #expect(target.rawQuery == "access_token=t%2B1&x=&flag&q=a+b")
+        #expect(target.queryValue("access_token") == "t+1")
+        #expect(target.queryValue("x") == "")
+        #expect(target.queryValue("flag") == "")
+        #expect(target.queryValue("q") == "a b")
+        #expect(target.queryValue("missing") == nil)
+    }
+
+    @Test func handlesRootEmptySegmentsAndAbsoluteForm() throws {
+        #expect(try #require(HTTPRequestTarget("/")).pathSegments.isEmpty)
+        #expect(try #require(HTTPRequestTarget("//a//b/")).pathSegments == ["a", "b"])
+        let absolute = try #require(HTTPRequestTarget("http://example.com:8080/x/y?z=1"))
+        #expect(absolute.pathSegments == ["x", "y"])
+        #expect(absolute.queryValue("z") == "1")
+        #expect(try #require(HTTPRequestTarget("https://example.com")).path == "/")
+    }
+
+    @Test func refusesBadEscapes() {
+        #expect(HTTPRequestTarget("/a%zz") == nil)
+        #expect(HTTPRequestTarget("/a?x=%") == nil)
+    }
+}

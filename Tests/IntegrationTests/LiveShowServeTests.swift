@@ -1,0 +1,147 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `stream serve --shows` as a user runs it, with Python `websockets` clients playing host, mods, viewers and
+/// visitors, ffmpeg publishing as OBS would, and the server stopped, restarted and killed.
+@Suite(.serialized) struct LiveShowServeTests {
+    static let shows = """
+        {"streams": [
+          {"pattern": "show:{id}", "hosts": ["ann"], "mods": ["{id}", "max"], "users": "viewer",
+           "visitors": "viewer", "reactions": true},
+          {"pattern": "quiet:{id}", "hosts": ["ann"], "visitors": "read_only", "reactions": true},
+          {"pattern": "private:{id}", "hosts": ["ann"]}
+        ]}
+        """
+
+    /// A running `stream serve --shows` with its files.
+    final class Served {
+        let work: TemporaryDirectory
+        let secretFile: String
+        let showsFile: String
+        let dataDirectory: String
+        let httpPort: Int
+        let rtmpPort: Int
+        private(set) var process: BackgroundProcess?
+        private var starts = 0
+
+        init() throws {
+            work = try TemporaryDirectory("live-shows")
+            secretFile = work.file("token-secret")
+            showsFile = work.file("shows.json")
+            dataDirectory = work.file("data")
+            try "5b0e4c2a9d7f1e3b6a8c0d2f4e6a8b0c1d3e5f7a9b1c3d5e\n".write(toFile: secretFile, atomically: true,
+                                                                          encoding: .utf8)
+            #expect(chmod(secretFile, 0o600) == 0)
+            try LiveShowServeTests.shows.write(toFile: showsFile, atomically: true, encoding: .utf8)
+            for (name, text) in LiveShowPeers.scripts {
+                try text.write(toFile: work.file(name), atomically: true, encoding: .utf8)
+            }
+            httpPort = try FreePort.next()
+            rtmpPort = try FreePort.next()
+            try start()
+        }
+
+        func start() throws {
+            starts += 1
+            let process = try BackgroundProcess(try StreamExecutable.url().path, [
+                "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)", "--no-record",
+                "--shows", showsFile, "--token-secret-file", secretFile, "--data-dir", dataDirectory,
+            ], environment: ["XDG_CONFIG_HOME": work.file("config")], errorLog: work.file("serve-\(starts).err"))
+            self.process = process
+            try FreePort.waitUntilListening(httpPort)
+        }
+
+        var base: String { "ws://127.0.0.1:\(httpPort)" }
+
+        /// Runs a peer script; returns its last line (a JSON summary).
+        func python(_ script: String, _ arguments: [String] = [], timeout: TimeInterval = 120) throws -> String {
+            let result = try Subprocess.run("python3", [work.file(script), base, secretFile] + arguments,
+                                            timeout: timeout)
+            #expect(result.status == 0, "\(script): \(result.stderr)")
+            return result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        }
+
+        deinit { process?.stop() }
+    }
+
+    @Test func everyRoleErrorCodeAndModerationActionAsTheSeedSays() throws {
+        let served = try Served()
+        let summary = try served.python("scenario.py")
+        #expect(summary.hasPrefix(#"{"checks": "#), "\(summary)")
+    }
+
+    /// ffmpeg publishes with the URL and key from `ingest()`: live with the OBS tile; `ingest(renew: true)` cuts
+    /// it within a second and refuses the old key; the new key works; `end()` cuts it again.
+    @Test func ffmpegGoesLiveWithTheIngestKeyAndIsCutAfterRenew() throws {
+        let served = try Served()
+        let summary = try served.python("ingest.py", [served.work.path])
+        let report = try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any]
+        let cut = try #require(report?["cutAfterSeconds"] as? Double)
+        #expect(cut < 1, "cut after \(cut) s")
+        #expect((report?["refusedExit"] as? Int).map { $0 != 0 } == true)
+        let log = try String(contentsOfFile: served.work.file("serve-1.err"), encoding: .utf8)
+        #expect(!log.contains("live_"), "an OBS key reached the log")
+    }
+
+    /// Stopped and restarted, then killed with SIGKILL during a chat burst: history, pins, bans, timeouts and keys
+    /// are there afterwards, and no acknowledged message is lost.
+    @Test func restartAndSIGKILLLoseNoAcknowledgedMessage() throws {
+        let served = try Served()
+        let acked = served.work.file("acked.jsonl")
+        let burst = try BackgroundProcess("python3", [served.work.file("burst.py"), served.base, served.secretFile,
+                                                      acked, "20"], errorLog: served.work.file("burst.err"))
+        #expect(try burst.readLine(timeout: 30) == "bursting")
+        Thread.sleep(forTimeInterval: 1.5)
+        served.process?.crash()
+        _ = burst.waitForExit(timeout: 20)
+        let count = try String(contentsOfFile: acked, encoding: .utf8).split(separator: "\n").count
+        #expect(count > 50, "only \(count) messages acknowledged before the kill")
+        try served.start()
+        let summary = try served.python("afterwards.py", [acked])
+        #expect(summary.contains(#""acknowledged": \#(count)"#), "\(summary)")
+        // The database itself, read by the sqlite3 program, holds every acknowledged message.
+        let stored = try Subprocess.run("sqlite3", [served.dataDirectory + "/shows.sqlite3",
+                                                    "SELECT id FROM messages WHERE show = 'show:mugs'"])
+        let ids = Set(stored.stdout.split(separator: "\n").compactMap { Int($0) })
+        let ackedIDs = try String(contentsOfFile: acked, encoding: .utf8).split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int
+        }
+        #expect(ackedIDs.count == count && Set(ackedIDs).isSubset(of: ids))
+        // A clean stop and start keeps it all too.
+        served.process?.stop()
+        try served.start()
+        #expect(try served.python("afterwards.py", [acked]).contains(#""acknowledged": \#(count)"#))
+    }
+
+    /// CI-size load: 500 watchers and 20 writers in one show; every watcher gets every message once, in order.
+    @Test func fiveHundredWatchersAndTwentyWriters() throws {
+        let served = try Served()
+        let summary = try served.python("load.py", ["500", "20", "5"], timeout: 180)
+        #expect(summary.contains(#""deliveries": 50000"#), "\(summary)")
+    }
+
+    @Test(arguments: [
+        (["--shows", "BAD"], "line 3: unknown role 'admin'"),
+        (["--shows", "SHOWS"], "--shows needs --token-secret-file"),
+        (["--shows", "SHOWS", "--token-secret-file", "OPEN"], "can be read by others (mode 644)"),
+        (["--data-dir", "/tmp/x"], "--data-dir needs --shows"),
+        (["--shows", "SHOWS", "--token-secret-file", "SECRET", "--no-http"], "drop --no-http"),
+    ])
+    func badShowOptionsAreUsageErrors(arguments: [String], message: String) throws {
+        let work = try TemporaryDirectory("live-shows-args")
+        try "{\"streams\": [\n  {\"pattern\": \"show:{id}\",\n   \"users\": \"admin\"}]}"
+            .write(toFile: work.file("bad.json"), atomically: true, encoding: .utf8)
+        try Self.shows.write(toFile: work.file("shows.json"), atomically: true, encoding: .utf8)
+        for (name, mode) in [("secret", 0o600), ("open", 0o644)] {
+            try String(repeating: "s", count: 40).write(toFile: work.file(name), atomically: true, encoding: .utf8)
+            #expect(chmod(work.file(name), mode_t(mode)) == 0)
+        }
+        let files = ["BAD": work.file("bad.json"), "SHOWS": work.file("shows.json"), "OPEN": work.file("open"),
+                     "SECRET": work.file("secret")]
+        let result = try Subprocess.run(try StreamExecutable.url().path,
+                                        ["serve", "--no-record"] + arguments.map { files[$0] ?? $0 }, timeout: 10)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import LiveProtocol
+import LiveShows
+import SQLiteShowStore
+import TestSupport
+import Testing
+
+struct SQLiteShowStoreTests {
+    /// A deterministic mix of every write over two shows, with refusals (deleting or pinning what is gone).
+    static func script(count: Int) -> [(show: String, write: StoreWrite)] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let users = ["ann", "bob", "eve", nil, "zoë"]
+        var writes: [(String, StoreWrite)] = []
+        for index in 0..<count {
+            let show = next(3) == 0 ? "show:cups" : "show:mugs"
+            let user = users[next(users.count)]
+            let write: StoreWrite = switch next(16) {
+            case 0...5: .message(MessageDraft(user: user, name: user ?? "visitor", role: .viewer,
+                                              text: "message \(index) ☕ \"quoted\"\nline", time: Int64(index)))
+            case 6: .deleteMessage(id: Int64(next(index + 2)))
+            case 7: .pin(id: next(2) == 0 ? nil : Int64(next(index + 2)))
+            case 8: .slow(next(60))
+            case 9: .ban(user: user ?? "x")
+            case 10: .unban(user: user ?? "x")
+            case 11: .timeout(user: user ?? "x", until: Int64(1000 + next(2000)))
+            case 12: next(4) == 0 ? .clearChat : .reaction(.heart)
+            case 13: .ingestKey(IngestKeyRecord(hash: "h\(index)", nonce: "n\(index)"))
+            case 14: [StoreWrite.tileStarted(.camera, generation: Int64(next(2))), .tileStopped(.camera, generation: 0),
+                      .tileStarted(.obs, generation: 0), .end, .reopen, .setMain(.obs), .setMain(nil)][next(7)]
+            default: .kick(user: user ?? "x")
+            }
+            writes.append((show, write))
+        }
+        return writes
+    }
+
+    /// Whatever order and batching, the SQLite store answers every write as the reference ledger does, and loads
+    /// the same records.
+    @Test(arguments: [1, 7, 64])
+    func behavesAsTheLedger(batchSize: Int) throws {
+        let directory = try TemporaryDirectory("sqlite-store")
+        let store = try SQLiteShowStore(directory: directory.path)
+        var ledger = ShowLedger(epoch: store.epoch)
+        let writes = Self.script(count: 600)
+        var start = 0
+        while start < writes.count {
+            let batch = Array(writes[start..<min(start + batchSize, writes.count)])
+            let results = try store.commit(batch)
+            #expect(results.count == batch.count)
+            for (write, result) in zip(batch, results) {
+                let expected = ledger.commit(write.show, write.write)
+                #expect(result == expected, "\(write.write)")
+            }
+            start += batchSize
+        }
+        for show in ["show:mugs", "show:cups", "show:none"] {
+            for limit in [3, 500] {
+                #expect(try store.load(show, historyLimit: limit, now: 1500)
+                        == ledger.load(show, historyLimit: limit, now: 1500))
+            }
+        }
+        #expect(try store.ingestKeyOwners() == ledger.ingestKeyOwners())
+    }
+
+    /// Everything survives closing and opening again, except published tiles (no publisher outlives the process).
+    @Test func reopeningKeepsEverythingButTiles() throws {
+        let directory = try TemporaryDirectory("sqlite-store")
+        var ledger: ShowLedger
+        let epoch: String
+        do {
+            let store = try SQLiteShowStore(directory: directory.path)
+            epoch = store.epoch
+            ledger = ShowLedger(epoch: epoch)
+            for write in Self.script(count: 300) + [("show:mugs", .tileStarted(.camera, generation: 0))] {
+                let result = try store.commit([write])
+                #expect(result == [ledger.commit(write.show, write.write)])
+            }
+        }
+        ledger.restart()
+        let reopened = try SQLiteShowStore(directory: directory.path)
+        #expect(reopened.epoch == epoch)
+        for show in ["show:mugs", "show:cups"] {
+            let record = try reopened.load(show, historyLimit: 500, now: 0)
+            #expect(record == ledger.load(show, historyLimit: 500, now: 0))
+            #expect(record.media.tiles.isEmpty)
+        }
+    }
+
+    /// The file is private, in WAL mode, at the current schema version, and readable by the sqlite3 program
+    /// (an implementation we did not write).
+    @Test func theDatabaseAsSQLiteItselfSeesIt() throws {
+        let directory = try TemporaryDirectory("sqlite-store")
+        let store = try SQLiteShowStore(directory: directory.path + "/data")
+        _ = try store.commit([("show:mugs", .message(MessageDraft(user: "bob", name: "Bob", role: .viewer,
+                                                                   text: "it's \"here\"", time: 5)))])
+        let attributes = try FileManager.default.attributesOfItem(atPath: store.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: directory.path + "/data")
+        #expect((directoryMode[.posixPermissions] as? Int) == 0o700)
+        let result = try Subprocess.run("sqlite3", [store.path, "PRAGMA journal_mode; PRAGMA user_version; "
+                                                    + "SELECT show, id, user, text FROM messages;"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "wal\n1\nshow:mugs|1|bob|it's \"here\"\n")
+    }
+
+    @Test func aDatabaseFromANewerStreamIsRefused() throws {
+        let directory = try TemporaryDirectory("sqlite-store")
+        _ = try SQLiteShowStore(directory: directory.path)
+        let path = directory.file(SQLiteShowStore.fileName)
+        #expect(try Subprocess.run("sqlite3", [path, "PRAGMA user_version = 99"]).status == 0)
+        #expect { try SQLiteShowStore(directory: directory.path) } throws: { error in
+            "\(error)".contains("schema version 99, newer than this stream knows (1)")
+        }
+    }
+
+    @Test func anUnusableDirectoryIsAClearError() throws {
+        let directory = try TemporaryDirectory("sqlite-store")
+        let file = directory.file("plain-file")
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        #expect { try SQLiteShowStore(directory: file) } throws: { error in
+            "\(error)".contains("cannot create the data directory \(file)")
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Identity
+import IngestServer
+import LiveProtocol
+import LiveShows
+import Locking
+import ShowServer
+import SQLiteShowStore
+import TestSupport
+import Testing
+
+/// The driver with the real SQLite store, through connections that record what they are sent.
+struct ShowServerTests {
+    static let secret = try! TokenSecret(Array("a test secret of at least 32 bytes!!".utf8))
+
+    static func token(_ user: String, name: String? = nil, expiresIn: Int64 = 3600) -> String {
+        AccessToken(subject: user, name: name, expiresAt: Int64(Date().timeIntervalSince1970) + expiresIn)
+            .signed(with: secret)
+    }
+
+    static func server(directory: String, cuts: Locked<[Set<UInt64>]>? = nil) async throws -> ShowServer {
+        let catalog = try ShowsFile.catalog(from: Array("""
+            {"streams": [{"pattern": "show:{id}", "hosts": ["ann"], "mods": ["{id}"], "users": "viewer",
+                          "visitors": "read_only", "reactions": true}]}
+            """.utf8))
+        let server = try ShowServer(configuration: .init(
+            catalog: catalog, secret: secret,
+            makeStore: { () throws(StoreError) -> any ShowStore in try SQLiteShowStore(directory: directory) }))
+        try await server.start(ingestURL: "rtmp://127.0.0.1:1935/live")
+        if let cuts { server.setPublisherDisconnector { ids in cuts.withLock { $0.append(ids) } } }
+        return server
+    }
+
+    /// A connection of `user` to show:mugs that has joined (request id 1).
+    static func joined(_ server: ShowServer, _ user: String) -> (RecordingConnection, SessionID) {
+        let connection = RecordingConnection()
+        let session = server.connected(connection, streamName: "show:mugs", token: token(user))
+        send(server, session, 1, .join(since: nil))
+        _ = connection.reply(1)
+        return (connection, session)
+    }
+
+    static func send(_ server: ShowServer, _ session: SessionID, _ id: Int64, _ request: Request) {
+        server.received(LiveCodec.encode(ClientRequest(id: id, request)), from: session)
+    }
+
+    @Test func chatGoesThroughTheStoreToEveryone() async throws {
+        let directory = try TemporaryDirectory("show-server")
+        let server = try await Self.server(directory: directory.path)
+        defer { server.stop() }
+        let bob = RecordingConnection()
+        let eve = RecordingConnection()
+        let bobSession = server.connected(bob, streamName: "show:mugs", token: Self.token("bob", name: "Bob"))
+        let eveSession = server.connected(eve, streamName: "show:mugs", token: nil)
+        Self.send(server, bobSession, 1, .join(since: nil))
+        Self.send(server, eveSession, 1, .join(since: nil))
+        guard case .success(.welcome(let welcome))? = bob.reply(1) else { Issue.record("no welcome"); return }
+        #expect(welcome.you == SessionStanding(user: "bob", name: "Bob", role: .viewer, canWrite: true))
+        guard case .success(.welcome(let visitor))? = eve.reply(1) else { Issue.record("no welcome"); return }
+        #expect(visitor.you.user == nil && visitor.you.role == .readOnly && visitor.you.name.hasPrefix("visitor-"))
+        Self.send(server, bobSession, 2, .send(text: "Hello!"))
+        guard case .success(.message(let message))? = bob.reply(2) else { Issue.record("no ack"); return }
+        #expect(message.text == "Hello!" && message.user == "bob" && message.name == "Bob")
+        #expect(eve.wait { $0.events.contains(.message(message)) })
+        Self.send(server, eveSession, 2, .send(text: "me too"))
+        guard case .failure(let error)? = eve.reply(2) else { Issue.record("a visitor wrote"); return }
+        #expect(error.code == .readOnly)
+        // Acknowledged means committed: the file already holds it.
+        let stored = try Subprocess.run("sqlite3", [directory.file("shows.sqlite3"), "SELECT text FROM messages"])
+        #expect(stored.stdout == "Hello!\n")
+    }
+
+    @Test func refusedJoinsCloseWithTheirCode() async throws {
+        let directory = try TemporaryDirectory("show-server")
+        let server = try await Self.server(directory: directory.path)
+        defer { server.stop() }
+        let cases: [(String, String?, ErrorCode, UInt16)] = [
+            ("show:mugs", Self.token("bob", expiresIn: -3600), .unauthorized, ShowCloseCode.unauthorized),
+            ("show:mugs", "not.a.token", .unauthorized, ShowCloseCode.unauthorized),
+            ("show:mugs", AccessToken(subject: "bob", expiresAt: 4_000_000_000)
+                .signed(with: try TokenSecret(Array("another secret, 32 bytes or more!".utf8))),
+             .unauthorized, ShowCloseCode.unauthorized),
+            ("room:mugs", Self.token("bob"), .notFound, ShowCloseCode.notFound),
+        ]
+        for (name, token, code, closeCode) in cases {
+            let connection = RecordingConnection()
+            let session = server.connected(connection, streamName: name, token: token)
+            Self.send(server, session, 1, .join(since: nil))
+            guard case .failure(let error)? = connection.reply(1) else { Issue.record("joined \(name)"); continue }
+            #expect(error.code == code)
+            #expect(connection.wait { $0.closeCode == closeCode })
+        }
+    }
+
+    @Test func malformedFloodsAreDropped() async throws {
+        let directory = try TemporaryDirectory("show-server")
+        let server = try await Self.server(directory: directory.path)
+        defer { server.stop() }
+        let connection = RecordingConnection()
+        let session = server.connected(connection, streamName: "show:mugs", token: nil)
+        server.received(Array("{".utf8), from: session)
+        #expect(connection.wait { !$0.messages.isEmpty })
+        guard case .reply(nil, .failure(let error)) = connection.messages[0] else { Issue.record("no error"); return }
+        #expect(error.code == .invalid)
+        Self.send(server, session, 5, .send(text: "before joining"))
+        #expect(connection.reply(5) == .failure(ShowError(.invalid, "join first")))
+        for _ in 0..<30 { server.received(Array("[]".utf8), from: session) }
+        #expect(connection.wait { $0.closeCode == ShowCloseCode.policyViolation })
+    }
+
+    /// OBS: the key from `ingest` passes the ingest's check, its publish makes the show live, and renewing it
+    /// cuts that publisher; everything survives a restart of the server.
+    @Test func ingestKeysGoLiveAndRenewCuts() async throws {
+        let directory = try TemporaryDirectory("show-server")
+        let cuts = Locked<[Set<UInt64>]>([])
+        var server = try await Self.server(directory: directory.path, cuts: cuts)
+        let (ann, annSession) = Self.joined(server, "ann")
+        let (bob, bobSession) = Self.joined(server, "bob")
+        Self.send(server, annSession, 2, .ingest(renew: false))
+        guard case .success(.ingest(let endpoint))? = ann.reply(2) else { Issue.record("no key"); return }
+        let gate = server.publishGate()
+        #expect(gate.authorize("live", "someone-else's-key") == .pass)
+        guard case .allow(let admission) = gate.authorize("live", endpoint.key) else {
+            Issue.record("key refused")
+            return
+        }
+        gate.started(admission)
+        #expect(bob.wait { $0.events.contains(.state(.live)) })
+        #expect(bob.wait { $0.events.contains(.tiles([.obs], main: .obs)) })
+        Self.send(server, annSession, 3, .ingest(renew: true))
+        guard case .success(.ingest(let renewed))? = ann.reply(3) else { Issue.record("no renewed key"); return }
+        #expect(cuts.withLock { $0 } == [[admission]])
+        gate.stopped(admission)
+        #expect(bob.wait { $0.events.contains(.state(.idle)) })
+        guard case .refuse = gate.authorize("live", endpoint.key) else {
+            Issue.record("old key allowed")
+            return
+        }
+        Self.send(server, bobSession, 2, .send(text: "kept"))
+        _ = bob.reply(2)
+        server.stop()
+
+        server = try await Self.server(directory: directory.path)
+        defer { server.stop() }
+        guard case .allow = server.authorizePublish(streamKey: renewed.key) else {
+            Issue.record("renewed key forgotten")
+            return
+        }
+        let again = RecordingConnection()
+        let session = server.connected(again, streamName: "show:mugs", token: Self.token("ann"))
+        Self.send(server, session, 1, .join(since: nil))
+        guard case .success(.welcome(let welcome))? = again.reply(1) else { Issue.record("no welcome"); return }
+        #expect(welcome.chat.messages.map(\.text) == ["kept"])
+        Self.send(server, session, 2, .ingest(renew: false))
+        #expect(again.reply(2) == .success(.ingest(renewed)))
+    }
+}
