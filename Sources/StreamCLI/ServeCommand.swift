@@ -87,12 +87,14 @@ struct ServeCommand: Command {
                 throw error
             }
             console.print("Live shows at /v1/streams/NAME on the HTTP listener; their data in \(shows.dataDirectory)")
+            console.print("Watch pages at /watch/NAME on the HTTP listener")
         }
         // HTTP: its own block, where later issues' routes join (ServeHTTP.router).
         let http: HTTPServer?
         do {
             http = try ServeHTTP.start(httpConfiguration, console: console) { router in
                 shows?.server.addRoutes(to: &router)
+                if shows != nil { ServeWatch.addRoutes(to: &router) }
             }
         } catch {
             shows?.server.stop()
