@@ -176,14 +176,14 @@ let package = Package(
         .target(name: "StreamCLI",
                 dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
                                "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer", "SQLiteShowStore",
-                               "WebAssets"],
+                               "LiveHLS", "LiveProtocol", "WebAssets"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
         .executableTarget(name: "stream-bench",
                           dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "Engine",
                                          "Broadcast", "Capture", "StreamCore", "Locking", "Transport", "HTTP",
-                                         "WebSocket", "HTTPServer", "HTTPClient", "Identity"],
+                                         "WebSocket", "HTTPServer", "HTTPClient", "Identity", "IngestServer"],
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.

@@ -64,6 +64,8 @@ public final class HLSOrigin: Sendable {
 
     private struct State {
         var streams: [HLSStreamID: Stream] = [:]
+        /// Which stream each epoch (in every resource name) belongs to.
+        var epochs: [String: HLSStreamID] = [:]
         var nextWaiter: UInt64 = 0
         var lastEpoch = ""
         var statistics = Statistics(streams: 0, heldRequests: 0, releasedRequests: 0, timedOutRequests: 0)
@@ -103,7 +105,9 @@ public final class HLSOrigin: Sendable {
             if epoch <= state.lastEpoch { epoch = state.lastEpoch + "0" }
             state.lastEpoch = epoch
             let previous = state.streams[id]
+            if let previous { state.epochs[previous.packager.epoch] = nil }
             state.streams[id] = Stream(packager: LLHLSPackager(epoch: epoch, configuration: configuration.packaging))
+            state.epochs[epoch] = id
             // Anyone still waiting on the previous publish is told it is gone.
             return previous.map { $0.waiters.values.map { ($0, HLSReply?.some(.error(404, "the stream restarted"))) } }
                 ?? []
@@ -152,11 +156,23 @@ public final class HLSOrigin: Sendable {
 
     // MARK: Player side
 
-    /// The media playlist, at once or when `_HLS_msn`/`_HLS_part` in `query` are satisfied.
+    /// The media playlist, at once or when `_HLS_msn`/`_HLS_part` in `query` are satisfied. With `mode=plain` in
+    /// the query it is answered at once without its LL-HLS tags (``PlainPlaylist``), as a server of ordinary HLS
+    /// would: the comparison the latency measurements make.
     public func playlist(_ id: HLSStreamID, query: String?) async -> HLSReply {
+        let query = query ?? ""
+        if query.split(separator: "&").contains("mode=plain") {
+            return state.withLock { state -> HLSReply in
+                purgeEnded(&state)
+                guard let text = state.streams[id]?.packager.playlist else {
+                    return .error(404, state.streams[id] == nil ? "no such stream" : "the stream has no playlist yet")
+                }
+                return .playlist(PlainPlaylist.strip(text), cacheControl: HLSCachePolicy.livePlaylist)
+            }
+        }
         let directives: BlockingReload.Directives
         do {
-            directives = try BlockingReload.Directives(query: query ?? "")
+            directives = try BlockingReload.Directives(query: query)
         } catch {
             return .error(400, error.description)
         }
@@ -166,6 +182,15 @@ public final class HLSOrigin: Sendable {
     /// An init segment, part or segment by file name; the hinted part is held until it is complete.
     public func resource(_ id: HLSStreamID, name: String) async -> HLSReply {
         guard let resource = ResourceName(parsing: name) else { return .error(404, "no such file") }
+        return await answer(.resource(resource), for: id)
+    }
+
+    /// An init segment, part or segment by file name, in a directory several streams may share (a show's pictures):
+    /// the epoch in the name tells which stream it belongs to.
+    public func resource(directory: String, name: String) async -> HLSReply {
+        guard let resource = ResourceName(parsing: name) else { return .error(404, "no such file") }
+        let id = state.withLock { $0.epochs[resource.epoch] }
+        guard let id, id.directory == directory else { return .error(404, "no such stream") }
         return await answer(.resource(resource), for: id)
     }
 
@@ -308,6 +333,7 @@ public final class HLSOrigin: Sendable {
         for (id, stream) in state.streams {
             if let ended = stream.endedAt, now - ended > configuration.endedRetention, stream.waiters.isEmpty {
                 state.streams[id] = nil
+                state.epochs[stream.packager.epoch] = nil
             }
         }
     }

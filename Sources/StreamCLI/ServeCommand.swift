@@ -46,11 +46,16 @@ struct ServeCommand: Command {
         }
         var configuration = try makeConfiguration(arguments, context: context)
         let console = context.console
+        // LL-HLS of every publish on the HTTP listener (docs/hls.md).
+        let hls = arguments.flag(ServeHTTP.disabled.name) ? nil : ServeHLS(console: console)
         // Live shows (docs/live-protocol.md): declarations and secret checked before anything starts.
-        let shows = try ServeShows.make(arguments, context: context) { event in
+        let shows = try ServeShows.make(arguments, context: context, onEvent: { event in
             console.print(Self.timestamp() + " " + event.description)
-        }
+        }, onPictures: { stream, tiles, main in
+            hls?.picturesChanged(stream: stream, tiles: tiles, main: main)
+        })
         shows?.configureIngest(&configuration)
+        hls?.configureIngest(&configuration, shows: shows?.server)
         // HTTP (docs/http.md), checked before anything starts.
         let httpConfiguration = try ServeHTTP.configuration(arguments, certificate: arguments.value("tls-cert"),
                                                             key: arguments.value("tls-key"), console: console)
@@ -92,10 +97,13 @@ struct ServeCommand: Command {
         // HTTP: its own block, where later issues' routes join (ServeHTTP.router).
         let http: HTTPServer?
         do {
-            http = try ServeHTTP.start(httpConfiguration, console: console) { router in
+            http = try ServeHTTP.start(httpConfiguration, console: console, addRoutes: { router in
                 shows?.server.addRoutes(to: &router)
-                if shows != nil { ServeWatch.addRoutes(to: &router) }
-            }
+                hls?.addRoutes(to: &router)
+                ServeWatch.addRoutes(to: &router, watchPages: shows != nil)
+            }, started: { base in
+                hls?.setBaseURL(base)
+            })
         } catch {
             shows?.server.stop()
             server.stop()

@@ -12,11 +12,13 @@ enum ServeWatch {
         + "img-src 'self' data:; media-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; "
         + "base-uri 'none'; form-action 'none'"
 
-    /// Adds `/watch/{stream}` and `/assets/{name}`.
-    static func addRoutes(to router: inout HTTPRouter) {
-        router.add(.get, "/watch/{stream}", .immediate { request in
-            page(for: request.parameters["stream"] ?? "")
-        })
+    /// Adds `/assets/{name}` (the player, for pages of your own) and, with live shows, `/watch/{stream}`.
+    static func addRoutes(to router: inout HTTPRouter, watchPages: Bool) {
+        if watchPages {
+            router.add(.get, "/watch/{stream}", .immediate { request in
+                page(for: request.parameters["stream"] ?? "")
+            })
+        }
         router.add(.get, "/assets/{name}", .immediate { request in
             guard let asset = WebAsset.named(request.parameters["name"] ?? "") else { return .status(.notFound) }
             return response(asset, cacheControl: WebAsset.cacheControl)
