@@ -1,6 +1,7 @@
 import Broadcast
 import Engine
 import Foundation
+import HTTPServer
 import IngestServer
 import Publisher
 import StreamCore
@@ -8,31 +9,36 @@ import Locking
 
 /// `stream demo`: the whole stack on one machine, with nothing to install or configure.
 ///
-/// Starts the ingest server in-process on a free loopback port, recording to a directory; broadcasts the test
-/// sources (PiP on) into it for about ten seconds; then says where the recording is and how to play it.
+/// Starts the ingest server in-process on a free loopback port, recording to a directory, with a live show
+/// (`demo`) and its watch page on the built-in HTTP server; broadcasts the test sources (PiP on) into it as the
+/// show's host for a minute; then ends the show and says where the recording is and how to play it.
 struct DemoCommand: Command {
     let name = "demo"
-    let summary = "Broadcast the test sources into a built-in server for ~10 s and keep the recording."
+    let summary = "Go live with the test sources on a built-in server and watch page for ~60 s; keep the recording."
     let discussion = """
-        No outside server is needed: 'stream serve' runs in-process on 127.0.0.1 (a free port) and records
-        what it receives. The saved settings are not used: the demo is 720p30 with the camera PiP on, unless
-        the flags below say otherwise. The recording goes to --output DIR (default: the 'demo' folder of
-        Stream's data directory, $XDG_DATA_HOME/stream or ~/.local/share/stream); the path is printed.
+        No outside server is needed: 'stream serve' runs in-process on 127.0.0.1 (free ports) with a live show
+        called demo, hosted by this broadcast. Open the printed watch page (http://127.0.0.1:PORT/watch/demo) in
+        a browser on this machine: the picture (LL-HLS, about a second behind), the viewer count, the chat and
+        reactions; anyone who opens it is a viewer, no token needed. When --duration is over the show ends (the
+        page says so) and the server stops. The saved settings are not used: the demo is 720p30 with the camera
+        PiP on, unless the flags below say otherwise. The server records what it receives to --output DIR
+        (default: the 'demo' folder of Stream's data directory, $XDG_DATA_HOME/stream or ~/.local/share/stream);
+        the path is printed. The show's chat lives in a temporary directory removed at the end.
         """
 
     var options: [OptionSpec] {
         [.value("output", valueName: "DIR",
-                help: "Where the server records (default $XDG_DATA_HOME/stream/demo or ~/.local/share/stream/demo).")]
+                help: "Where the server records (default $XDG_DATA_HOME/stream/demo or ~/.local/share/stream/demo)."),
+         .value("http-listen", valueName: "HOST:PORT",
+                help: "Where the watch page is served (default 127.0.0.1:0: a free port, printed).")]
             + BroadcastOptions.specs.filter {
                 !["key-stdin", "ca-file", "record"].contains($0.name)
                     && !BroadcastOptions.captureOnlyNames.contains($0.name)
             }
     }
 
-    /// The demo's length unless `--duration` says otherwise.
-    static let defaultDuration = Duration.seconds(10)
-    /// The publish name used in the built-in server (not a secret: the server accepts any key).
-    static let streamName = "demo"
+    /// The demo's length unless `--duration` says otherwise: time to open the watch page and look around.
+    static let defaultDuration = Duration.seconds(60)
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try arguments.requireNoPositionals("demo")
@@ -57,20 +63,32 @@ struct DemoCommand: Command {
             throw CLIError.failure("cannot create the recording directory \(directory): \(error.localizedDescription)")
         }
         let recordDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
+        var http = HTTPServer.Configuration()
+        http.listen = try ServeCommand.hostPort(arguments.value("http-listen") ?? "127.0.0.1:0", flag: "--http-listen")
+        let console = context.console
         let recordings = Locked<[String]>([])
         let failures = Locked<[String]>([])
+        var configuration = RTMPServer.Configuration(
+            listen: ("127.0.0.1", 0), recordDirectory: recordDirectory,
+            onEvent: { event in
+                switch event {
+                case .recordingFinished(let path, _): recordings.withLock { $0.append(path) }
+                case .recordingFailed(let path, let reason): failures.withLock { $0.append("\(path): \(reason)") }
+                default: break
+                }
+            })
+        let showData = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: showData) }
+        let hls = ServeHLS(console: console)
+        let show = try DemoShow(dataDirectory: showData) { stream, tiles, main in
+            hls.picturesChanged(stream: stream, tiles: tiles, main: main)
+        }
+        show.shows.configureIngest(&configuration)
+        hls.configureIngest(&configuration, shows: show.shows.server)
         let server: RTMPServer
         let port: Int
         do {
-            server = try RTMPServer(configuration: RTMPServer.Configuration(
-                listen: ("127.0.0.1", 0), recordDirectory: recordDirectory,
-                onEvent: { event in
-                    switch event {
-                    case .recordingFinished(let path, _): recordings.withLock { $0.append(path) }
-                    case .recordingFailed(let path, let reason): failures.withLock { $0.append("\(path): \(reason)") }
-                    default: break
-                    }
-                }))
+            server = try RTMPServer(configuration: configuration)
             let ports = try runBlocking { try await server.start() }
             guard let bound = ports.rtmp else { throw CLIError.failure("the built-in server bound no RTMP port") }
             port = bound
@@ -79,21 +97,49 @@ struct DemoCommand: Command {
         } catch {
             throw CLIError.failure("cannot start the built-in server: \(error)")
         }
-        context.console.print("Built-in server listening on rtmp://127.0.0.1:\(port)/live, recording to "
-                                + recordDirectory)
+        console.print("Built-in server listening on rtmp://127.0.0.1:\(port)/live, recording to " + recordDirectory)
         let url = IngestURL(scheme: .rtmp, host: "127.0.0.1", port: port, app: "live")
+        let httpServer: HTTPServer?
+        let watchPage = Locked<String?>(nil)
+        do {
+            try show.shows.start(ingest: server, ingestURL: url.description)
+            httpServer = try ServeHTTP.start(http, console: console, addRoutes: { router in
+                show.shows.server.addRoutes(to: &router)
+                hls.addRoutes(to: &router)
+                ServeWatch.addRoutes(to: &router, watchPages: true)
+            }, started: { base in
+                hls.setBaseURL(base)
+                watchPage.withLock { $0 = "\(base)/watch/\(DemoShow.streamName)" }
+            })
+        } catch {
+            show.shows.server.stop()
+            server.stop()
+            throw error
+        }
+        let stopAll = {
+            ServeHTTP.stop(httpServer)
+            show.shows.server.stop()
+            server.stop()
+        }
         let status: Int32
         do {
+            let key = try show.hostIngestKey()
+            if let page = watchPage.withLock({ $0 }) {
+                console.print("Watch it live (open in a browser on this machine): \(page)")
+            }
             let settings = broadcastOptions.configuration.settings
             let options = RTMPClient.Options(socketSendBufferSize: RTMPSink.socketSendBufferSize(for: settings))
             status = try BroadcastRunner.run(
                 configuration: broadcastOptions.configuration,
-                sinks: [RTMPSink(url: url, streamKey: Self.streamName, options: options)], context: context)
+                sinks: [RTMPSink(url: url, streamKey: key, options: options)], context: context)
         } catch {
-            server.stop()
+            stopAll()
             throw error
         }
-        server.stop()
+        // The host ends the show: open pages say so before the server goes.
+        show.end()
+        Thread.sleep(forTimeInterval: 0.5)
+        stopAll()
         for failure in failures.withLock({ $0 }) {
             context.console.printError("stream: recording failed: \(failure)")
         }
@@ -105,6 +151,15 @@ struct DemoCommand: Command {
         context.console.print("Recording: \(recording)")
         context.console.print("Play it with: ffplay \(recording)")
         return ExitCode.success
+    }
+
+    /// A new private directory for the show's store.
+    private static func temporaryDirectory() throws -> String {
+        var template = Array((NSTemporaryDirectory() + "/stream-demo-show-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw CLIError.failure("cannot create a temporary directory for the demo show")
+        }
+        return String(cString: made)
     }
 
     /// The most recently modified `.flv` file in `directory`, if any.

@@ -145,7 +145,7 @@
       if (model.over) return;
       // 1001: the server is going away; anything else unplanned: try again with backoff, rejoining with `since`.
       const delay = Math.min(15000, 1000 * Math.pow(2, attempts++));
-      setState(model.state, 'Reconnecting…');
+      if (model.state !== 'ended') setState(model.state, 'Reconnecting…');
       reconnectTimer = setTimeout(connect, event.code === 1001 ? 1000 + Math.random() * 2000 : delay);
     });
   }
@@ -385,7 +385,7 @@
     const you = model.you;
     if (!you) return;
     const role = you.role === 'mod' ? 'moderator' : you.role === 'read_only' ? 'watching only' : you.role;
-    els.you.textContent = (you.user ? you.name : you.name + ' (visitor)') + ' · ' + role;
+    els.you.textContent = you.name + ' · ' + role;
     els.hostTools.hidden = !isModerator();
     els.endShow.hidden = !(isHost() && model.state === 'live');
     els.slowSelect.value = String(model.slow);
