@@ -320,9 +320,10 @@
 
   function startPlayer() {
     clearTimeout(restartTimer);
-    const url = '/hls/' + encodeURIComponent(name) + '/main.m3u8';
-    // ?mode=plain plays the playlist as a player without LL-HLS would (whole segments), for comparison.
+    // ?mode=plain plays the plain HLS playlist (no LL-HLS tags) as a player without LL-HLS would (whole segments,
+    // three target durations behind), for comparison.
     const plain = new URLSearchParams(location.search).get('mode') === 'plain';
+    const url = '/hls/' + encodeURIComponent(name) + '/main.m3u8' + (plain ? '?mode=plain' : '');
     const started = new StreamHLSPlayer(els.video, url, { lowLatency: !plain });
     player = started;
     window.streamPlayer = started;
