@@ -23,8 +23,10 @@ def read(frame, place):
 
 def main(url, seconds, geometry):
     process = subprocess.Popen(
-        ["ffmpeg", "-v", "error", "-i", url, "-map", "0:v", "-vf", f"scale={WIDTH}:{HEIGHT}", "-pix_fmt", "gray",
-         "-f", "rawvideo", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # passthrough: every decoded frame once (the rawvideo muxer would otherwise duplicate or drop frames to a
+        # constant rate).
+        ["ffmpeg", "-v", "error", "-i", url, "-map", "0:v", "-fps_mode", "passthrough",
+         "-vf", f"scale={WIDTH}:{HEIGHT}", "-pix_fmt", "gray", "-f", "rawvideo", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     frames = []
     deadline = time.time() + seconds
     size = WIDTH * HEIGHT
