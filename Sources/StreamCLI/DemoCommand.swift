@@ -34,6 +34,11 @@ struct DemoCommand: Command {
             + BroadcastOptions.specs.filter {
                 !["key-stdin", "ca-file", "record"].contains($0.name)
                     && !BroadcastOptions.captureOnlyNames.contains($0.name)
+            }.map { spec in
+                spec.name == "duration"
+                    ? .value("duration", valueName: "SECONDS",
+                             help: "How long the show is live (default 60; Ctrl-C ends it sooner).")
+                    : spec
             }
     }
 

@@ -89,7 +89,7 @@ enum WatchPagePeers {
             check(ingest["ok"], "the host gets its OBS key")
             environment = dict(os.environ, XDG_CONFIG_HOME=f"{WORK}/config")
             broadcast = subprocess.Popen([STREAM, "broadcast", ingest["url"], "--key-stdin", "--source", "test",
-                                          "--quality", "480", "--fps", "30", "--duration", "120"],
+                                          "--quality", "480", "--fps", "30", "--pip", "on", "--duration", "120"],
                                          stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                          stderr=open(f"{WORK}/broadcast.err", "w"), env=environment)
             broadcast.stdin.write((ingest["key"] + "\n").encode())
@@ -131,10 +131,12 @@ enum WatchPagePeers {
                     pixel = rgb_pixels(f"{WORK}/video.png", 320, 180)
                     bars = [(191, 191, 191), (191, 191, 0), (0, 191, 191), (0, 191, 0), (191, 0, 191), (191, 0, 0),
                             (0, 0, 191), (0, 0, 0)]
-                    for index, expected in enumerate(bars):
-                        seen = pixel(int((index + 0.5) * 320 / 8), int(0.66 * 180))
-                        check(all(abs(a - b) <= 48 for a, b in zip(seen, expected)),
-                              f"bar {index} of the test pattern: {seen} ~ {expected}")
+                    # Two rows: between the time code and the sliding box, and lower down beside the PiP (bottom right).
+                    for y, count in [(0.415, 8), (0.66, 6)]:
+                        for index, expected in enumerate(bars[:count]):
+                            seen = pixel(int((index + 0.5) * 320 / 8), int(y * 180))
+                            check(all(abs(a - b) <= 48 for a, b in zip(seen, expected)),
+                                  f"bar {index} of the test pattern at {y}: {seen} ~ {expected}")
                     shown = await bob.evaluate("() => window.__shown")
                     frames = [s["frame"] for s in shown]
                     check(len(shown) > LATENCY_SECONDS * 10 and frames == sorted(frames),
@@ -181,7 +183,10 @@ enum WatchPagePeers {
                             await max_.locator(f"#reaction-buttons button[data-reaction={kind}]").click()
                         await max_.wait_for_function(
                             "() => document.querySelectorAll('#reactions-layer .float').length > 2")
+                        await line.locator("summary").click()
                         await max_.screenshot(path=SCREENSHOT)
+                        await max_.keyboard.press("Escape")
+                        check(not await line.locator("details").evaluate("(d) => d.open"), "Escape closes the menu")
 
                     # Max bans Bob from the keyboard: Bob's page ends with a message.
                     await line.locator("summary").focus()
