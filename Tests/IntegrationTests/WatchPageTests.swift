@@ -24,6 +24,31 @@ import Testing
                                  frame: row(pattern.blockRect(bit:), bits: ScreenPattern.frameNumberBits))
     }
 
+    /// curl: the page with its headers for a stream name, 404 for what is not one; the assets by name.
+    @Test func thePageAndItsAssetsAreServedWithTheirHeaders() throws {
+        let served = try LiveShowServeTests.Served()
+        let base = "http://127.0.0.1:\(served.httpPort)"
+        func get(_ path: String) throws -> (status: Int, head: String, body: String) {
+            let result = try Subprocess.run("curl", ["-sS", "-D", "-", base + path], timeout: 10)
+            let parts = result.stdout.components(separatedBy: "\r\n\r\n")
+            let status = Int(parts[0].split(separator: " ").dropFirst().first ?? "") ?? 0
+            return (status, parts[0].lowercased(), parts.dropFirst().joined(separator: "\r\n\r\n"))
+        }
+        let page = try get("/watch/show:mugs")
+        #expect(page.status == 200 && page.head.contains("content-type: text/html; charset=utf-8"))
+        #expect(page.head.contains("content-security-policy: default-src 'self'; script-src 'self'"))
+        #expect(page.head.contains("cache-control: no-cache") && page.head.contains("referrer-policy: no-referrer"))
+        #expect(page.body.contains("<script src=\"/assets/watch.js\"></script>"))
+        #expect(try get("/watch/not%20a%20name").status == 404)
+        #expect(try get("/watch/" + String(repeating: "a", count: 129)).status == 404)
+        let script = try get("/assets/watch.js")
+        #expect(script.status == 200 && script.head.contains("content-type: text/javascript; charset=utf-8"))
+        #expect(script.head.contains("cache-control: public, max-age=300"))
+        #expect(try get("/assets/hls-player.js").status == 200)
+        #expect(try get("/assets/watch.css").head.contains("content-type: text/css; charset=utf-8"))
+        #expect(try get("/assets/nothing.js").status == 404)
+    }
+
     @Test func aLiveShowPlaysChatsReactsCountsBansAndEnds() throws {
         let served = try LiveShowServeTests.Served()
         try WatchPagePeers.script.write(toFile: served.work.file("watch_page.py"), atomically: true, encoding: .utf8)
