@@ -197,6 +197,17 @@ enum WatchPagePeers {
                     await max_.locator("#messages .system", has_text="Bob is banned.").wait_for()
                     check(await bob.locator("#text").is_disabled(), "the banned page cannot write")
 
+                    # Refusals and roles said in words, to a visitor (no token).
+                    visitor = await (await browser.new_context()).new_page()
+                    visitor.on("pageerror", lambda error: errors.append(str(error)))
+                    for stream, words in [("private:mugs", "This stream is for signed-in viewers only"),
+                                          ("nope:mugs", "There is no stream called “nope:mugs”."),
+                                          ("quiet:mugs", "You can watch this stream but not write in its chat.")]:
+                        await visitor.goto(f"{HTTP}/watch/{stream}")
+                        await visitor.get_by_text(words).wait_for()
+                        check(True, f"{stream}: {words}")
+                    check(await visitor.locator("#text").is_disabled(), "a read-only visitor cannot write")
+
                     # The host ends the show: "Ended".
                     check((await ann.request("end"))["ok"], "the host ends the show")
                     await max_.wait_for_function("() => document.getElementById('state').textContent === 'Ended'")
