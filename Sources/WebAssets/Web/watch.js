@@ -178,6 +178,9 @@
     if (!reply.ok) {
       if (reply.error.code === 'closed') return;
       const code = reply.error.code;
+      if (code === 'unauthorized' && token) {
+        try { sessionStorage.removeItem(tokenKey); } catch (error) { /* storage off */ }
+      }
       finish(errorInWords(reply.error, 'join'), code === 'unavailable');
       if (code === 'unavailable') reconnectTimer = setTimeout(() => { model.over = null; connect(); }, 5000);
       return;
