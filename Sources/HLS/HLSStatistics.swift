@@ -15,6 +15,9 @@ public struct HLSStatistics: Sendable, Hashable {
     public var forcedSegmentCuts = 0
     /// Video decode times that went backwards and were moved forward.
     public var reorderedTimestamps = 0
+    /// Gaps in the video (frames the publisher dropped) after a part closed, filled by starting the next frame
+    /// where that part ended.
+    public var filledHoles = 0
 
     /// Creates zeroed counters.
     public init() {}

@@ -61,6 +61,10 @@ public struct LLHLSPackager: Sendable {
         /// keyframe for the preload hint).
         var framesSinceKeyframe = 0
         var previousGroupFrames = 0
+        /// The last video frame's decode time, and the frame interval seen last without a gap: a frame's duration
+        /// is estimated from it (the demuxer's estimate after frames the publisher dropped spans the gap).
+        var lastVideoTime: Int64?
+        var frameTicks: Int64 = 0
     }
 
     private enum Phase: Sendable {
@@ -280,13 +284,48 @@ public struct LLHLSPackager: Sendable {
         }
         var sample = timed
         sample.decodeTime += cutting.offset
-        let time = sample.decodeTime
-        let duration = Int64(sample.sample.duration)
+        var time = sample.decodeTime
+        var duration = Int64(sample.sample.duration)
+        if let last = cutting.lastVideoTime, time > last {
+            let interval = time - last
+            if cutting.frameTicks == 0 || interval * 2 <= cutting.frameTicks * 3 { cutting.frameTicks = interval }
+        }
+        cutting.lastVideoTime = time
+        if cutting.frameTicks > 0 && duration * 2 > cutting.frameTicks * 3 {
+            duration = cutting.frameTicks
+            sample.sample.duration = UInt32(clamping: duration)
+        }
+        // The open part's last frame lasts until this one, as far as PART-TARGET allows: its duration was an
+        // estimate, and a frame the publisher dropped must not leave the part short.
+        if let start = cutting.partStart, let last = cutting.pendingVideo.indices.last {
+            let end = min(time, start + partTargetTicks)
+            let lastTime = cutting.pendingVideo[last].decodeTime
+            if end > lastTime {
+                cutting.pendingVideo[last].sample.duration = UInt32(clamping: end - lastTime)
+                cutting.leadEnd = end
+            }
+        }
+        // A frame that starts a part after a hole (frames the publisher dropped after the last part closed) starts
+        // where that part ended, shown as long as it would have been: parts and segments tile the timeline, so
+        // their durations add up to EXTINF and to the program date-times. (Its presentation time is kept.)
+        func fillHole() {
+            let hole = time - cutting.leadEnd
+            // Half a frame or less is the jitter of millisecond timestamps, not a dropped frame: kept exact.
+            // A longer stall than a part can hold with the frame leaves a hole.
+            guard cutting.partStart == nil, hole > duration / 2, hole + duration <= partTargetTicks else { return }
+            sample.decodeTime = cutting.leadEnd
+            sample.sample.compositionOffset = Int32(clamping: Int64(sample.sample.compositionOffset) + hole)
+            duration += hole
+            sample.sample.duration = UInt32(clamping: duration)
+            time = cutting.leadEnd
+            statistics.filledHoles += 1
+        }
         if sample.sample.isSync {
             let segmentStart = openSegment?.startTicks ?? time
             let due = time - segmentStart >= Int64(configuration.minimumSegmentMilliseconds) * 90
             if due || cutting.configurationChanged {
                 closePart(&cutting, events: &events)
+                fillHole()
                 closeSegment(end: time, events: &events)
                 let changed = cutting.configurationChanged
                 if changed {
@@ -305,6 +344,7 @@ public struct LLHLSPackager: Sendable {
             closePart(&cutting, events: &events)
         }
         if cutting.partStart == nil {
+            fillHole()
             cutting.partStart = time
             cutting.partIndependent = sample.sample.isSync
         }

@@ -162,13 +162,12 @@ public final class HLSOrigin: Sendable {
     public func playlist(_ id: HLSStreamID, query: String?) async -> HLSReply {
         let query = query ?? ""
         if query.split(separator: "&").contains("mode=plain") {
-            return state.withLock { state -> HLSReply in
-                purgeEnded(&state)
-                guard let text = state.streams[id]?.packager.playlist else {
-                    return .error(404, state.streams[id] == nil ? "no such stream" : "the stream has no playlist yet")
-                }
-                return .playlist(PlainPlaylist.strip(text), cacheControl: HLSCachePolicy.livePlaylist)
+            // Held only until the first segment exists, like a playlist request without directives.
+            var reply = await answer(.playlist(BlockingReload.Directives()), for: id)
+            if reply.status == 200 {
+                reply.body = Array(PlainPlaylist.strip(String(decoding: reply.body, as: UTF8.self)).utf8)
             }
+            return reply
         }
         let directives: BlockingReload.Directives
         do {

@@ -96,7 +96,8 @@ public struct HLSPublishRouter: Sendable {
             tiles[publish] = tile
         }
         var actions: [Action] = [.append(tag, id)]
-        if shows[tile.show]?.main == tile.tile, let main = HLSStreamID(show: tile.show, picture: HLSStreamID.mainPicture) {
+        if shows[tile.show]?.main == tile.tile,
+           let main = HLSStreamID(show: tile.show, picture: HLSStreamID.mainPicture) {
             actions.append(.append(tag, main))
         }
         return actions

@@ -42,6 +42,35 @@ import TestSupport
         #expect(report.ended)
     }
 
+    /// A publisher that drops frames (an encoder behind, one frame here, four there) still gets playlists whose
+    /// parts tile their segments: none short in the middle of a segment, their sum the segment's EXTINF, the
+    /// program date-times following the durations.
+    @Test func framesThePublisherDropsLeaveNoShortPartsOrHoles() throws {
+        let directory = try TemporaryDirectory("hls-drops")
+        var packager = LLHLSPackager(epoch: "d1")
+        let stream = SyntheticStream()
+        var written = 0
+        var videoFrame = 0
+        for tag in stream.headers + stream.media(milliseconds: 20_000) {
+            if tag.type == .video && !tag.isSequenceHeader {
+                videoFrame += 1
+                // Frames 17, 41-44, 95, 130-131... of each 150 never arrive (keyframes always do).
+                let place = videoFrame % 150
+                if !tag.isVideoKeyFrame && (place == 17 || (41...44).contains(place) || place == 95
+                                            || (130...131).contains(place)) { continue }
+            }
+            let events = packager.append(tag, wallClock: 1_800_000_000_000 + Int64(tag.timestamp))
+            guard !events.isEmpty, let playlist = packager.playlist else { continue }
+            written += 1
+            try playlist.write(toFile: directory.file(DecimalText.padded(Int64(written), width: 6) + ".m3u8"),
+                               atomically: true, encoding: .utf8)
+        }
+        let report = try LLHLSChecker.check(directory: directory.path)
+        #expect(report.errors.isEmpty, "\(report)")
+        #expect(report.playlists > 50)
+        #expect(packager.statistics.filledHoles > 0)
+    }
+
     /// The checker must catch what it is there for: a broken playlist fails it.
     @Test(arguments: [
         ("DURATION=0.33338,URI=\"part-k7-8.2.m4s\"", "DURATION=0.40000,URI=\"part-k7-8.2.m4s\"",

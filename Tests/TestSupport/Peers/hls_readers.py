@@ -24,6 +24,8 @@ from urllib.parse import urlsplit
 
 PART = re.compile(r'#EXT-X-PART:DURATION=([0-9.]+),URI="([^"]+)"')
 HINT = re.compile(r'#EXT-X-PRELOAD-HINT:TYPE=PART,URI="([^"]+)"')
+# The playlist's file name (index.m3u8, main.m3u8...), from the URL.
+PLAYLIST = "index.m3u8"
 NAME = re.compile(r"part-[a-z0-9]+-(\d+)\.(\d+)\.m4s$")
 
 
@@ -132,7 +134,7 @@ async def blocking_reader(base, host, port, deadline, stats, records, save):
 
     hint = None
     while hint is None and time.time() < deadline:
-        status, body = await playlists.get(base + "index.m3u8")
+        status, body = await playlists.get(base + PLAYLIST)
         stats["requests"] += 1
         text = body.decode()
         if status != 200:
@@ -143,12 +145,14 @@ async def blocking_reader(base, host, port, deadline, stats, records, save):
         if found is None:
             return  # already ended
         hint = found.group(1)
+    if hint is None:
+        raise RuntimeError("no playlist within the deadline")
     current = (-1, -1)
     while time.time() < deadline:
         match = NAME.search(hint)
         msn, index = int(match.group(1)), int(match.group(2))
         part_request = asyncio.create_task(media.get(base + hint))
-        playlist_request = asyncio.create_task(playlists.get(f"{base}index.m3u8?_HLS_msn={msn}&_HLS_part={index}"))
+        playlist_request = asyncio.create_task(playlists.get(f"{base}{PLAYLIST}?_HLS_msn={msn}&_HLS_part={index}"))
         part_status, part = await part_request
         arrived = time.time() * 1000
         status, body = await playlist_request
@@ -192,7 +196,7 @@ async def polling_reader(base, host, port, deadline, stats, records, interval):
     current = None
     while time.time() < deadline:
         started = time.time()
-        status, body = await playlists.get(base + "index.m3u8")
+        status, body = await playlists.get(base + PLAYLIST)
         stats["requests"] += 1
         if status == 200:
             text = body.decode()
@@ -225,7 +229,7 @@ async def mirror(base, host, port, directory, deadline):
     playlists, media = Connection(host, port), Connection(host, port)
     written = set()
     while time.time() < deadline:
-        status, body = await playlists.get(base + "index.m3u8")
+        status, body = await playlists.get(base + PLAYLIST)
         if status != 200:
             await asyncio.sleep(0.2)
             continue
@@ -247,13 +251,16 @@ async def mirror(base, host, port, directory, deadline):
         if not hint:
             break
         found = NAME.search(hint.group(1))
-        await playlists.get(f"{base}index.m3u8?_HLS_msn={found.group(1)}&_HLS_part={found.group(2)}")
+        await playlists.get(f"{base}{PLAYLIST}?_HLS_msn={found.group(1)}&_HLS_part={found.group(2)}")
 
 
 async def main():
     mode, url = sys.argv[1], sys.argv[2]
     parts = urlsplit(url)
-    base = parts.path.rsplit("/", 1)[0] + "/"
+    base, name = parts.path.rsplit("/", 1)
+    base += "/"
+    global PLAYLIST
+    PLAYLIST = name
     seconds = float(sys.argv[4])
     deadline = time.time() + seconds
     if mode == "mirror":
