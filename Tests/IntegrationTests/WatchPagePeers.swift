@@ -227,4 +227,40 @@ enum WatchPagePeers {
 
         asyncio.run(main())
         """#
+
+    /// `stream demo`'s watch page as a visitor sees it: the picture plays, a message, the count, and the end.
+    static let demo = #"""
+        """`stream demo`'s watch page in Chromium: a visitor (no token) sees the test broadcast play, writes in the
+        chat, is counted, and sees the show end when the demo's time is up. Prints one JSON object."""
+        import asyncio, json, sys
+        from playwright.async_api import async_playwright
+
+
+        async def main(url):
+            async with async_playwright() as playwright:
+                browser = await playwright.chromium.launch(
+                    executable_path="/usr/bin/chromium",
+                    args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+                page = await browser.new_page()
+                errors = []
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                await page.goto(url)
+                await page.wait_for_function("() => document.getElementById('state').textContent === 'Live'",
+                                             timeout=30_000)
+                await page.wait_for_function("() => document.querySelector('video').currentTime > 2", timeout=30_000)
+                await page.locator("#text").fill("hello demo")
+                await page.locator("#text").press("Enter")
+                await page.locator("#messages .message", has_text="hello demo").wait_for()
+                await page.wait_for_function("() => document.getElementById('viewers').dataset.count === '1'")
+                count = await page.locator("#viewers").text_content()
+                you = await page.locator("#you").text_content()
+                await page.wait_for_function("() => document.getElementById('state').textContent === 'Ended'",
+                                             timeout=60_000)
+                ended = await page.locator("#curtain-text").text_content()
+                await browser.close()
+            print(json.dumps({"count": count, "you": you, "ended": ended, "errors": errors}))
+
+
+        asyncio.run(main(sys.argv[1]))
+        """#
 }

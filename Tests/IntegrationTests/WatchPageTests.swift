@@ -72,4 +72,38 @@ import Testing
             try shot.write(to: URL(fileURLWithPath: keep))
         }
     }
+
+    /// `stream demo` as the README runs it: its printed watch page plays the test broadcast to a visitor, who can
+    /// chat and is counted, and says "ended" when the demo's time is up; the recording is kept as before.
+    @Test func theDemoServesItsShowsWatchPageUntilTheShowEnds() throws {
+        let home = try TemporaryDirectory("watch-demo")
+        let demo = try BackgroundProcess(try StreamExecutable.url().path, [
+            "demo", "--duration", "12", "--quality", "480", "--fps", "24", "--output", home.file("demo"),
+        ], environment: ["XDG_CONFIG_HOME": home.file("config"), "HOME": home.path, "TERM": "dumb"],
+           errorLog: home.file("demo.err"))
+        defer { demo.stop() }
+        var page: String?
+        for _ in 0..<8 where page == nil {
+            let line = try demo.readLine(timeout: 30)
+            if line.hasPrefix("Watch it live") { page = line.split(separator: " ").last.map(String.init) }
+        }
+        let url = try #require(page, "no watch page printed")
+        #expect(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/watch/demo"))
+        try WatchPagePeers.demo.write(toFile: home.file("demo_page.py"), atomically: true, encoding: .utf8)
+        let result = try Subprocess.run("python3", [home.file("demo_page.py"), url], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr.suffix(3000))")
+        let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let report = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(report?["count"] as? String == "1 watching", "\(line)")
+        #expect((report?["you"] as? String)?.hasPrefix("visitor-") == true, "\(line)")
+        #expect(report?["ended"] as? String == "The show has ended.", "\(line)")
+        #expect((report?["errors"] as? [String])?.isEmpty == true, "\(line)")
+        #expect(demo.waitForExit(timeout: 30) == 0)
+        var recording: String?
+        while recording == nil, let line = try? demo.readLine(timeout: 5) {
+            if line.hasPrefix("Recording: ") { recording = String(line.dropFirst("Recording: ".count)) }
+        }
+        let path = try #require(recording, "no recording printed")
+        #expect(try ProbeReport.probe(path).video?.codecName == "h264")
+    }
 }
