@@ -159,6 +159,11 @@ enum WatchPagePeers {
                     check(await bob.locator("#messages .message", has_text="hello from Bob").count() == 1,
                           "the sender sees its message once")
                     check(await bob.locator("details.moderate").count() == 0, "a viewer has no moderation actions")
+                    own = max_.locator("#messages .message", has_text="hi Bob, welcome")
+                    check(await own.locator("button", has_text="Pin").count() == 1
+                          and await own.locator("button", has_text="Ban").count() == 0
+                          and await own.locator("button", has_text="Delete").count() == 0,
+                          "a mod may pin its own message, not delete it or ban itself")
 
                     # Reactions float over the other's picture.
                     await bob.locator("#reaction-buttons button[data-reaction=heart]").click()

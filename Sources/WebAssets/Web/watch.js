@@ -451,7 +451,7 @@
     time.textContent = clock(message.time);
     item.appendChild(time);
     const allowed = canModerate(message);
-    if (allowed.remove || allowed.people) item.appendChild(moderationMenu(message, allowed));
+    if (isModerator()) item.appendChild(moderationMenu(message, allowed));
     return item;
   }
 
