@@ -2,10 +2,8 @@ import Broadcast
 import Engine
 import Foundation
 import HTTPServer
-import IngestServer
 import Publisher
 import StreamCore
-import Locking
 
 /// `stream demo`: the whole stack on one machine, with nothing to install or configure.
 ///
@@ -70,101 +68,35 @@ struct DemoCommand: Command {
         let recordDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
         var http = HTTPServer.Configuration()
         http.listen = try ServeCommand.hostPort(arguments.value("http-listen") ?? "127.0.0.1:0", flag: "--http-listen")
-        let console = context.console
-        let recordings = Locked<[String]>([])
-        let failures = Locked<[String]>([])
-        var configuration = RTMPServer.Configuration(
-            listen: ("127.0.0.1", 0), recordDirectory: recordDirectory,
-            onEvent: { event in
-                switch event {
-                case .recordingFinished(let path, _): recordings.withLock { $0.append(path) }
-                case .recordingFailed(let path, let reason): failures.withLock { $0.append("\(path): \(reason)") }
-                default: break
-                }
-            })
-        let showData = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: showData) }
-        let hls = ServeHLS(console: console)
-        let show = try DemoShow(dataDirectory: showData) { stream, tiles, main in
-            hls.picturesChanged(stream: stream, tiles: tiles, main: main)
-        }
-        show.shows.configureIngest(&configuration)
-        hls.configureIngest(&configuration, shows: show.shows.server)
-        let server: RTMPServer
-        let port: Int
-        do {
-            server = try RTMPServer(configuration: configuration)
-            let ports = try runBlocking { try await server.start() }
-            guard let bound = ports.rtmp else { throw CLIError.failure("the built-in server bound no RTMP port") }
-            port = bound
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError.failure("cannot start the built-in server: \(error)")
-        }
-        console.print("Built-in server listening on rtmp://127.0.0.1:\(port)/live, recording to " + recordDirectory)
-        let url = IngestURL(scheme: .rtmp, host: "127.0.0.1", port: port, app: "live")
-        let httpServer: HTTPServer?
-        let watchPage = Locked<String?>(nil)
-        do {
-            try show.shows.start(ingest: server, ingestURL: url.description)
-            httpServer = try ServeHTTP.start(http, console: console, addRoutes: { router in
-                show.shows.server.addRoutes(to: &router)
-                hls.addRoutes(to: &router)
-                ServeWatch.addRoutes(to: &router, watchPages: true)
-            }, started: { base in
-                hls.setBaseURL(base)
-                watchPage.withLock { $0 = "\(base)/watch/\(DemoShow.streamName)" }
-            })
-        } catch {
-            show.shows.server.stop()
-            server.stop()
-            throw error
-        }
-        let stopAll = {
-            ServeHTTP.stop(httpServer)
-            show.shows.server.stop()
-            server.stop()
-        }
+        let server = try DemoServer(recordDirectory: recordDirectory, http: http, console: context.console)
         let status: Int32
         do {
-            let key = try show.hostIngestKey()
-            if let page = watchPage.withLock({ $0 }) {
-                console.print("Watch it live (open in a browser on this machine): \(page)")
-            }
+            let key = try server.show.hostIngestKey()
+            context.console.print("Watch it live (open in a browser on this machine): \(server.watchPage)")
             let settings = broadcastOptions.configuration.settings
             let options = RTMPClient.Options(socketSendBufferSize: RTMPSink.socketSendBufferSize(for: settings))
             status = try BroadcastRunner.run(
                 configuration: broadcastOptions.configuration,
-                sinks: [RTMPSink(url: url, streamKey: key, options: options)], context: context)
+                sinks: [RTMPSink(url: server.ingestURL, streamKey: key, options: options)], context: context)
         } catch {
-            stopAll()
+            server.stop()
             throw error
         }
         // The host ends the show: open pages say so before the server goes.
-        show.end()
+        server.show.end()
         Thread.sleep(forTimeInterval: 0.5)
-        stopAll()
-        for failure in failures.withLock({ $0 }) {
+        server.stop()
+        for failure in server.failedRecordings {
             context.console.printError("stream: recording failed: \(failure)")
         }
         guard status == ExitCode.success else { return status }
-        guard let recording = recordings.withLock({ $0.last }) ?? Self.newestFLV(in: recordDirectory) else {
+        guard let recording = server.finishedRecordings.last ?? Self.newestFLV(in: recordDirectory) else {
             context.console.printError("stream: the built-in server recorded nothing in \(recordDirectory)")
             return ExitCode.failure
         }
         context.console.print("Recording: \(recording)")
         context.console.print("Play it with: ffplay \(recording)")
         return ExitCode.success
-    }
-
-    /// A new private directory for the show's store.
-    private static func temporaryDirectory() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "/stream-demo-show-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw CLIError.failure("cannot create a temporary directory for the demo show")
-        }
-        return String(cString: made)
     }
 
     /// The most recently modified `.flv` file in `directory`, if any.

@@ -21,6 +21,7 @@ final class DemoShow: Sendable {
         """#
 
     let shows: ServeShows
+    private let hostToken: String
     private let host = HostConnection()
     private let session = Locked<SessionID?>(nil)
     private let nextRequest = Locked(1)
@@ -45,8 +46,6 @@ final class DemoShow: Sendable {
             throw CLIError.failure("cannot set up the demo show: \(error)")
         }
     }
-
-    private let hostToken: String
 
     /// Joins as the host and asks for the show's ingest key (the key the broadcast publishes with; never printed).
     /// - Throws: `CLIError.failure` when the show does not answer as the protocol says.
@@ -104,7 +103,7 @@ private final class HostConnection: ShowConnection {
             }
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return nil }
-            _ = arrived.wait(timeout: .now() + .milliseconds(Int(left.components.seconds * 1000) + 1))
+            _ = arrived.wait(timeout: .now() + .milliseconds(Int(left / .milliseconds(1)) + 1))
         }
     }
 }
