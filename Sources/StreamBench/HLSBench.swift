@@ -9,8 +9,8 @@ import StreamCore
 
 /// Item 14: LL-HLS readers. One stream published to `stream serve` (stream-bench's own RTMP publisher, which notes
 /// when it sent each frame), read by many LL-HLS readers (blocking playlist reloads and hinted parts, two keep-alive
-/// connections each: `Tests/TestSupport/Peers/hls_readers.py`); then the same files, mirrored to disk, served by nginx to as
-/// many readers polling at the part rate (nginx cannot hold a request). Measures the CPU of each server while it
+/// connections each: `Tests/TestSupport/Peers/hls_readers.py`); then the same files, mirrored to disk, served by
+/// nginx to as many readers polling at the part rate (nginx cannot hold a request). Measures the CPU of each server while it
 /// serves, `stream serve`'s peak RSS, and how long after the publisher sent a part's last frame the part reached a
 /// held reader.
 struct HLSBench {
@@ -130,8 +130,10 @@ struct HLSBench {
         }
         let records = json["records"] as? [[Double]] ?? []
         let sent = publisher.sendTimes
+        // The packaged timeline starts at 0 on the first keyframe.
+        let origin = publisher.firstKeyframe
         let delays = records.compactMap { record -> Double? in
-            guard record.count == 2, let sentAt = sent[Int(record[0].rounded())] else { return nil }
+            guard record.count == 2, let sentAt = sent[Int(record[0].rounded()) + origin] else { return nil }
             return record[1] - sentAt
         }
         let total = duration + warmup
@@ -165,6 +167,11 @@ final class PacedPublisher: @unchecked Sendable {
         self.seconds = seconds
     }
 
+    /// The timestamp (ms) of the file's first keyframe.
+    var firstKeyframe: Int {
+        Int(tags.first { $0.isVideoKeyFrame && !$0.isSequenceHeader }?.timestamp ?? 0)
+    }
+
     var sendTimes: [Int: Double] {
         lock.withLock { times }
     }
@@ -189,7 +196,7 @@ final class PacedPublisher: @unchecked Sendable {
                         tag.timestamp &+= loop &* span
                         try await Task.sleep(until: start + .milliseconds(Int(tag.timestamp)), clock: .continuous)
                         try await client.send(tag)
-                        if tag.type == .video {
+                        if tag.type == .video && !tag.isSequenceHeader {
                             let now = Date().timeIntervalSince1970 * 1000
                             self.lock.withLock { self.times[Int(tag.timestamp)] = now }
                         }

@@ -19,8 +19,11 @@ struct ServeCommand: Command {
         is an error at start; when the disk fills, the file is closed at its last whole tag, the stream goes on,
         and recording resumes in a new file once space is freed. Ctrl-C stops the server and closes the
         recordings cleanly. It also serves HTTP (GET /v1/health answers a small JSON status; see docs/http.md)
-        unless --no-http. With --shows FILE it serves live shows at /v1/streams/NAME (docs/live-protocol.md),
-        checks its hosts' publish grants and OBS keys, and keeps chat and moderation in --data-dir.
+        unless --no-http. Every publish is served there as LL-HLS (docs/hls.md): /hls/APP/TAG/index.m3u8, printed
+        when the publish starts (TAG is the key's tag, never the key; ?mode=plain drops the LL-HLS tags). With
+        --shows FILE it serves live shows at /v1/streams/NAME (docs/live-protocol.md), their main picture at
+        /hls/NAME/main.m3u8 and each tile at /hls/NAME/TILE.m3u8, checks its hosts' publish grants and OBS keys,
+        and keeps chat and moderation in --data-dir.
         """
     let options: [OptionSpec] = [
         .value("listen", valueName: "HOST:PORT", help: "Plain RTMP address (default 127.0.0.1:1935; port 0 = any free)."),
