@@ -10,15 +10,17 @@ import StreamCore
 /// Item 14: LL-HLS readers. One stream published to `stream serve` (stream-bench's own RTMP publisher, which notes
 /// when it sent each frame), read by many LL-HLS readers (blocking playlist reloads and hinted parts, two keep-alive
 /// connections each: `Tests/TestSupport/Peers/hls_readers.py`); then the same files, mirrored to disk, served by
-/// nginx to as many readers polling at the part rate (nginx cannot hold a request). Measures the CPU of each server while it
-/// serves, `stream serve`'s peak RSS, and how long after the publisher sent a part's last frame the part reached a
-/// held reader.
+/// nginx to as many readers polling at the part rate (nginx cannot hold a request). Measures the CPU of each server
+/// while it serves (and `stream serve`'s with the publish and no reader, its ingest and packaging), `stream serve`'s
+/// peak RSS, and how long after the publisher sent a part's last frame the part reached a held reader.
 struct HLSBench {
     let context: BenchContext
     static let bitrateKbps = 2500
 
     struct Outcome {
         var cpuPercent: Double
+        /// `stream serve` only: its CPU with the publish and no reader (ingest and packaging).
+        var idleCPUPercent: Double?
         var peakRSS: Int
         var partsPerSecond: Double
         var requestsPerSecond: Double
@@ -39,6 +41,9 @@ struct HLSBench {
                       note: "one 720p30 \(Self.bitrateKbps) kbps stream; ours = stream serve (ingest, packaging, "
                         + "blocking reloads); nginx serves the same playlist and parts from disk to readers that poll "
                         + "every PART-TARGET")
+        report.record(section, "server CPU without readers (ingest, packaging)", unit: "%", ours: ours.idleCPUPercent)
+        report.record(section, "server CPU for the readers (above that)", unit: "%",
+                      ours: ours.idleCPUPercent.map { ours.cpuPercent - $0 }, peer: nginx.cpuPercent, peerName: peer)
         report.record(section, "server peak RSS", unit: "MB", ours: Double(ours.peakRSS) / 1e6,
                       peer: Double(nginx.peakRSS) / 1e6, peerName: "\(peer) (master+workers)")
         report.record(section, "parts delivered", unit: "parts/s", ours: ours.partsPerSecond,
@@ -82,14 +87,20 @@ struct HLSBench {
         let playlist = "http://127.0.0.1:\(httpPort)/hls/live/\(tag)/index.m3u8"
         // Long enough for both phases and their warm-ups.
         let publisher = try PacedPublisher(file: file, url: "rtmp://127.0.0.1:\(rtmpPort)/live", key: key,
-                                           seconds: duration * 2 + 16)
+                                           seconds: duration * 2 + 21)
         publisher.start()
         defer { publisher.stop() }
         usleep(4_000_000)  // the first segment (2 s) and a little more
+        // What the publish alone costs (ingest and packaging), with no reader.
+        let idleStart = ProcessTree.cpuSeconds(root: serve.pid)
+        let idleClock = Measure.now()
+        usleep(5_000_000)
+        let idleCPU = (ProcessTree.cpuSeconds(root: serve.pid) - idleStart) / (Measure.now() - idleClock) * 100
 
         let warmup = 3.0
-        let ours = try readerPhase(mode: "blocking", url: playlist, readers: readers, duration: duration,
+        var ours = try readerPhase(mode: "blocking", url: playlist, readers: readers, duration: duration,
                                    warmup: warmup, server: serve.pid, publisher: publisher, name: "ours")
+        ours.idleCPUPercent = idleCPU
 
         let site = context.file("hls-site")
         try? FileManager.default.removeItem(atPath: site)
@@ -137,7 +148,7 @@ struct HLSBench {
             return record[1] - sentAt
         }
         let total = duration + warmup
-        return Outcome(cpuPercent: cpu / elapsed * 100, peakRSS: rss,
+        return Outcome(cpuPercent: cpu / elapsed * 100, idleCPUPercent: nil, peakRSS: rss,
                        partsPerSecond: Double(json["parts"] as? Int ?? 0) / total,
                        requestsPerSecond: Double(json["requests"] as? Int ?? 0) / total, delays: delays,
                        failedReaders: json["failed_readers"] as? Int ?? readers, errors: json["errors"] as? Int ?? 0)
@@ -205,6 +216,8 @@ final class PacedPublisher: @unchecked Sendable {
                     loop += 1
                 }
                 await client.close()
+            } catch is CancellationError {
+                // Stopped.
             } catch {
                 FileHandle.standardError.write(Data("[bench] HLS publisher failed: \(error)\n".utf8))
             }
