@@ -290,11 +290,11 @@ public final class HLSOrigin: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<HLSReply?, Never>) in
                 let (immediate, startSweep) = state.withLock { state -> (HLSReply??, Bool) in
-                    guard let stream = state.streams[id] else { return (.some(.error(404, "no such stream")), false) }
+                    // No copy of the stream is kept while its waiters change: that would copy every other waiter.
+                    guard state.streams[id] != nil else { return (.some(.error(404, "no such stream")), false) }
                     // It may have changed since the first look, or the wait may already be cancelled.
                     if Task.isCancelled || ContinuousClock.now >= deadline { return (.some(nil), false) }
-                    if let reply = Self.evaluate(request, stream.packager) { return (.some(reply), false) }
-                    // In place: a copy of the stream would copy every other waiter.
+                    if let reply = Self.evaluate(request, state.streams[id]!.packager) { return (.some(reply), false) }
                     state.streams[id]!.waiters[waiterID] = Waiter(request: request, continuation: continuation,
                                                                   deadline: deadline)
                     let start = !state.sweeping
