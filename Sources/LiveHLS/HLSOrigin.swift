@@ -7,11 +7,12 @@ import Locking
 /// to players' requests, held until what they ask for exists.
 ///
 /// The ingest calls ``publishStarted(_:)``, ``append(_:to:)`` and ``publishStopped(_:)`` on its loop thread; HTTP
-/// handlers call ``playlist(_:query:)`` and ``resource(_:name:)`` from any task. A blocking playlist reload or a
-/// request for the hinted part waits on the stream's changes (no polling) and is answered the moment the packager
-/// reports the part; after ``BlockingReload/maximumHoldTargetDurations`` target durations it gets 503. An ended
-/// stream keeps its playlist (with EXT-X-ENDLIST) for ``Configuration/endedRetention``, or until its key publishes
-/// again.
+/// handlers call ``playlist(_:query:)``, ``resource(_:name:)`` and ``resource(directory:name:)`` from any task. A
+/// blocking playlist reload or a request for the hinted part waits on the stream's changes (no polling) and is
+/// answered the moment the packager reports the part; after ``BlockingReload/maximumHoldTargetDurations`` target
+/// durations it gets 503 (one sweep every ``sweepInterval``, running only while requests are held, ends the holds).
+/// An ended stream keeps its playlist (with EXT-X-ENDLIST) for ``Configuration/endedRetention``, or until its ID
+/// starts again.
 public final class HLSOrigin: Sendable {
     /// How streams are packaged and kept.
     public struct Configuration: Sendable {
