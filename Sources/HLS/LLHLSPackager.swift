@@ -295,6 +295,8 @@ public struct LLHLSPackager: Sendable {
             duration = cutting.frameTicks
             sample.sample.duration = UInt32(clamping: duration)
         }
+        // How long this frame lasts in the output: its estimated duration, plus a hole it fills (below).
+        var span = duration
         // The open part's last frame lasts until this one, as far as PART-TARGET allows: its duration was an
         // estimate, and a frame the publisher dropped must not leave the part short.
         if let start = cutting.partStart, let last = cutting.pendingVideo.indices.last {
@@ -315,8 +317,8 @@ public struct LLHLSPackager: Sendable {
             guard cutting.partStart == nil, hole > duration / 2, hole + duration <= partTargetTicks else { return }
             sample.decodeTime = cutting.leadEnd
             sample.sample.compositionOffset = Int32(clamping: Int64(sample.sample.compositionOffset) + hole)
-            duration += hole
-            sample.sample.duration = UInt32(clamping: duration)
+            span = duration + hole
+            sample.sample.duration = UInt32(clamping: span)
             time = cutting.leadEnd
             statistics.filledHoles += 1
         }
@@ -349,7 +351,7 @@ public struct LLHLSPackager: Sendable {
             cutting.partIndependent = sample.sample.isSync
         }
         cutting.pendingVideo.append(sample)
-        cutting.leadEnd = time + duration
+        cutting.leadEnd = time + span
         // One more frame would not fit: the part is complete now, with its last frame.
         if let start = cutting.partStart, cutting.leadEnd + duration - start > partTargetTicks {
             closePart(&cutting, events: &events)

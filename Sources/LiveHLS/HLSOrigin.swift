@@ -7,11 +7,12 @@ import Locking
 /// to players' requests, held until what they ask for exists.
 ///
 /// The ingest calls ``publishStarted(_:)``, ``append(_:to:)`` and ``publishStopped(_:)`` on its loop thread; HTTP
-/// handlers call ``playlist(_:query:)`` and ``resource(_:name:)`` from any task. A blocking playlist reload or a
-/// request for the hinted part waits on the stream's changes (no polling) and is answered the moment the packager
-/// reports the part; after ``BlockingReload/maximumHoldTargetDurations`` target durations it gets 503. An ended
-/// stream keeps its playlist (with EXT-X-ENDLIST) for ``Configuration/endedRetention``, or until its key publishes
-/// again.
+/// handlers call ``playlist(_:query:)``, ``resource(_:name:)`` and ``resource(directory:name:)`` from any task. A
+/// blocking playlist reload or a request for the hinted part waits on the stream's changes (no polling) and is
+/// answered the moment the packager reports the part; after ``BlockingReload/maximumHoldTargetDurations`` target
+/// durations it gets 503 (one sweep every ``sweepInterval``, running only while requests are held, ends the holds).
+/// An ended stream keeps its playlist (with EXT-X-ENDLIST) for ``Configuration/endedRetention``, or until its ID
+/// starts again.
 public final class HLSOrigin: Sendable {
     /// How streams are packaged and kept.
     public struct Configuration: Sendable {
@@ -54,6 +55,8 @@ public final class HLSOrigin: Sendable {
     private struct Waiter {
         let request: Request
         let continuation: CheckedContinuation<HLSReply?, Never>
+        /// When the hold ends (503).
+        let deadline: ContinuousClock.Instant
     }
 
     private struct Stream {
@@ -68,6 +71,8 @@ public final class HLSOrigin: Sendable {
         var epochs: [String: HLSStreamID] = [:]
         var nextWaiter: UInt64 = 0
         var lastEpoch = ""
+        /// Whether the expiry sweep runs (only while requests are held).
+        var sweeping = false
         var statistics = Statistics(streams: 0, heldRequests: 0, releasedRequests: 0, timedOutRequests: 0)
     }
 
@@ -225,14 +230,8 @@ public final class HLSOrigin: Sendable {
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        // One timer per held request ends its wait; a request answered first leaves it nothing to do. (Should the
-        // timer fire before the waiter is registered, the registration sees the deadline passed.)
+        // The expiry sweep ends the hold at its deadline (give or take ``sweepInterval``).
         let deadline = ContinuousClock.now + limit
-        let components = limit.components
-        let nanoseconds = Int(components.seconds) * 1_000_000_000 + Int(components.attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-            self?.expire(waiterID, of: id)
-        }
         if let reply = await waitForChange(request, for: id, waiter: waiterID, until: deadline) { return reply }
         // The hold ended (or the request was cancelled): answer with what there is.
         let cancelled = Task.isCancelled
@@ -246,12 +245,44 @@ public final class HLSOrigin: Sendable {
         }
     }
 
-    /// Ends a hold that is still waiting.
-    private func expire(_ waiterID: UInt64, of id: HLSStreamID) {
-        let waiter = state.withLock { state -> Waiter? in
-            state.streams[id]?.waiters.removeValue(forKey: waiterID)
+    /// How often held requests are checked for the end of their hold, while there are any: one timer for all of
+    /// them (a timer per request costs the server more than the requests themselves).
+    static let sweepInterval = DispatchTimeInterval.milliseconds(200)
+
+    /// Starts the expiry sweep; call with `sweeping` just set under the lock.
+    private func startSweeping() {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + Self.sweepInterval, repeating: Self.sweepInterval, leeway: .milliseconds(20))
+        // The handler holds the timer until it cancels it (cancelling releases the handler).
+        timer.setEventHandler { [weak self] in
+            guard let self, self.sweep() else {
+                timer.cancel()
+                return
+            }
         }
-        waiter?.continuation.resume(returning: nil)
+        timer.resume()
+    }
+
+    /// Ends the holds past their deadline.
+    /// - Returns: whether requests are still held (else the sweep stops).
+    private func sweep() -> Bool {
+        let now = ContinuousClock.now
+        let (expired, held) = state.withLock { state -> ([Waiter], Bool) in
+            var expired: [Waiter] = []
+            var held = false
+            for id in Array(state.streams.keys) {
+                guard state.streams[id]?.waiters.isEmpty == false else { continue }
+                for (key, waiter) in state.streams[id]!.waiters where waiter.deadline <= now {
+                    state.streams[id]!.waiters[key] = nil
+                    expired.append(waiter)
+                }
+                held = held || state.streams[id]?.waiters.isEmpty == false
+            }
+            if !held { state.sweeping = false }
+            return (expired, held)
+        }
+        for waiter in expired { waiter.continuation.resume(returning: nil) }
+        return held
     }
 
     /// Registers a waiter and suspends until it is released (with a reply), or cancelled or past its deadline (nil).
@@ -259,15 +290,19 @@ public final class HLSOrigin: Sendable {
                                until deadline: ContinuousClock.Instant) async -> HLSReply? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<HLSReply?, Never>) in
-                let immediate = state.withLock { state -> HLSReply?? in
-                    guard var stream = state.streams[id] else { return .some(.error(404, "no such stream")) }
+                let (immediate, startSweep) = state.withLock { state -> (HLSReply??, Bool) in
+                    // No copy of the stream is kept while its waiters change: that would copy every other waiter.
+                    guard state.streams[id] != nil else { return (.some(.error(404, "no such stream")), false) }
                     // It may have changed since the first look, or the wait may already be cancelled.
-                    if Task.isCancelled || ContinuousClock.now >= deadline { return .some(nil) }
-                    if let reply = Self.evaluate(request, stream.packager) { return .some(reply) }
-                    stream.waiters[waiterID] = Waiter(request: request, continuation: continuation)
-                    state.streams[id] = stream
-                    return .none
+                    if Task.isCancelled || ContinuousClock.now >= deadline { return (.some(nil), false) }
+                    if let reply = Self.evaluate(request, state.streams[id]!.packager) { return (.some(reply), false) }
+                    state.streams[id]!.waiters[waiterID] = Waiter(request: request, continuation: continuation,
+                                                                  deadline: deadline)
+                    let start = !state.sweeping
+                    state.sweeping = true
+                    return (.none, start)
                 }
+                if startSweep { startSweeping() }
                 if let immediate { continuation.resume(returning: immediate) }
             }
         } onCancel: {

@@ -9,16 +9,18 @@ import StreamCore
 
 /// Item 14: LL-HLS readers. One stream published to `stream serve` (stream-bench's own RTMP publisher, which notes
 /// when it sent each frame), read by many LL-HLS readers (blocking playlist reloads and hinted parts, two keep-alive
-/// connections each: `Tests/TestSupport/Peers/hls_readers.py`); then the same files, mirrored to disk, served by
-/// nginx to as many readers polling at the part rate (nginx cannot hold a request). Measures the CPU of each server while it
-/// serves, `stream serve`'s peak RSS, and how long after the publisher sent a part's last frame the part reached a
-/// held reader.
+/// connections each, 25 readers to a Python process: `Tests/TestSupport/Peers/hls_readers.py`); then the same files,
+/// mirrored to disk, served by nginx to as many readers polling at the part rate (nginx cannot hold a request). Measures the CPU of each server
+/// while it serves (and `stream serve`'s with the publish and no reader, its ingest and packaging), `stream serve`'s
+/// peak RSS, and how long after the publisher sent a part's last frame the part reached a held reader.
 struct HLSBench {
     let context: BenchContext
     static let bitrateKbps = 2500
 
     struct Outcome {
         var cpuPercent: Double
+        /// `stream serve` only: its CPU with the publish and no reader (ingest and packaging).
+        var idleCPUPercent: Double?
         var peakRSS: Int
         var partsPerSecond: Double
         var requestsPerSecond: Double
@@ -39,6 +41,9 @@ struct HLSBench {
                       note: "one 720p30 \(Self.bitrateKbps) kbps stream; ours = stream serve (ingest, packaging, "
                         + "blocking reloads); nginx serves the same playlist and parts from disk to readers that poll "
                         + "every PART-TARGET")
+        report.record(section, "server CPU without readers (ingest, packaging)", unit: "%", ours: ours.idleCPUPercent)
+        report.record(section, "server CPU for the readers (above that)", unit: "%",
+                      ours: ours.idleCPUPercent.map { ours.cpuPercent - $0 }, peer: nginx.cpuPercent, peerName: peer)
         report.record(section, "server peak RSS", unit: "MB", ours: Double(ours.peakRSS) / 1e6,
                       peer: Double(nginx.peakRSS) / 1e6, peerName: "\(peer) (master+workers)")
         report.record(section, "parts delivered", unit: "parts/s", ours: ours.partsPerSecond,
@@ -82,14 +87,20 @@ struct HLSBench {
         let playlist = "http://127.0.0.1:\(httpPort)/hls/live/\(tag)/index.m3u8"
         // Long enough for both phases and their warm-ups.
         let publisher = try PacedPublisher(file: file, url: "rtmp://127.0.0.1:\(rtmpPort)/live", key: key,
-                                           seconds: duration * 2 + 16)
+                                           seconds: duration * 2 + 21)
         publisher.start()
         defer { publisher.stop() }
         usleep(4_000_000)  // the first segment (2 s) and a little more
+        // What the publish alone costs (ingest and packaging), with no reader.
+        let idleStart = ProcessTree.cpuSeconds(root: serve.pid)
+        let idleClock = Measure.now()
+        usleep(5_000_000)
+        let idleCPU = (ProcessTree.cpuSeconds(root: serve.pid) - idleStart) / (Measure.now() - idleClock) * 100
 
         let warmup = 3.0
-        let ours = try readerPhase(mode: "blocking", url: playlist, readers: readers, duration: duration,
+        var ours = try readerPhase(mode: "blocking", url: playlist, readers: readers, duration: duration,
                                    warmup: warmup, server: serve.pid, publisher: publisher, name: "ours")
+        ours.idleCPUPercent = idleCPU
 
         let site = context.file("hls-site")
         try? FileManager.default.removeItem(atPath: site)
@@ -107,11 +118,19 @@ struct HLSBench {
         return (ours, theirs)
     }
 
+    /// Readers per Python process: one asyncio loop serving many more would itself delay the parts it times.
+    static let readersPerProcess = 25
+
     private func readerPhase(mode: String, url: String, readers: Int, duration: Double, warmup: Double,
                              server: pid_t, publisher: PacedPublisher, name: String) throws -> Outcome {
-        let output = context.file("hls-readers-\(name).json")
-        let process = try ChildProcess("python3", [context.hlsReadersScript, mode, url, "\(readers)",
-                                                   "\(duration + warmup)"], logFile: output)
+        let shares = stride(from: 0, to: readers, by: Self.readersPerProcess).map {
+            min(Self.readersPerProcess, readers - $0)
+        }
+        let outputs = shares.indices.map { context.file("hls-readers-\(name)-\($0).json") }
+        let processes = try zip(shares, outputs).map { share, output in
+            try ChildProcess("python3", [context.hlsReadersScript, mode, url, "\(share)", "\(duration + warmup)"],
+                             logFile: output)
+        }
         usleep(UInt32(warmup * 1e6))
         let cpuStart = ProcessTree.cpuSeconds(root: server)
         let start = Measure.now()
@@ -119,28 +138,35 @@ struct HLSBench {
         let cpu = ProcessTree.cpuSeconds(root: server) - cpuStart
         let elapsed = Measure.now() - start
         let rss = ProcessTree.peakRSS(root: server)
-        // The readers stop by themselves at their deadline; wait for their report.
+        // The readers stop by themselves at their deadline; wait for their reports.
         let deadline = Measure.now() + warmup + 30
-        while !process.hasExited && Measure.now() < deadline { usleep(100_000) }
-        process.stop(SIGKILL)
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        guard let line = text.split(separator: "\n").last,
-              let json = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-            throw BenchError("the \(name) readers printed no result: \(text.suffix(500))")
+        while !processes.allSatisfy(\.hasExited) && Measure.now() < deadline { usleep(100_000) }
+        var (requests, parts, failed, errors) = (0, 0, 0, 0)
+        var records: [[Double]] = []
+        for (process, output) in zip(processes, outputs) {
+            process.stop(SIGKILL)
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            guard let line = text.split(separator: "\n").last,
+                  let json = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                throw BenchError("the \(name) readers printed no result: \(text.suffix(500))")
+            }
+            records += json["records"] as? [[Double]] ?? []
+            requests += json["requests"] as? Int ?? 0
+            parts += json["parts"] as? Int ?? 0
+            failed += json["failed_readers"] as? Int ?? Self.readersPerProcess
+            errors += json["errors"] as? Int ?? 0
         }
-        let records = json["records"] as? [[Double]] ?? []
         let sent = publisher.sendTimes
         // The packaged timeline starts at 0 on the first keyframe.
         let origin = publisher.firstKeyframe
         let delays = records.compactMap { record -> Double? in
-            guard record.count == 2, let sentAt = sent[Int(record[0].rounded()) + origin] else { return nil }
+            guard record.count >= 2, let sentAt = sent[Int(record[0].rounded()) + origin] else { return nil }
             return record[1] - sentAt
         }
         let total = duration + warmup
-        return Outcome(cpuPercent: cpu / elapsed * 100, peakRSS: rss,
-                       partsPerSecond: Double(json["parts"] as? Int ?? 0) / total,
-                       requestsPerSecond: Double(json["requests"] as? Int ?? 0) / total, delays: delays,
-                       failedReaders: json["failed_readers"] as? Int ?? readers, errors: json["errors"] as? Int ?? 0)
+        return Outcome(cpuPercent: cpu / elapsed * 100, idleCPUPercent: nil, peakRSS: rss,
+                       partsPerSecond: Double(parts) / total, requestsPerSecond: Double(requests) / total,
+                       delays: delays, failedReaders: failed, errors: errors)
     }
 }
 
@@ -205,6 +231,8 @@ final class PacedPublisher: @unchecked Sendable {
                     loop += 1
                 }
                 await client.close()
+            } catch is CancellationError {
+                // Stopped.
             } catch {
                 FileHandle.standardError.write(Data("[bench] HLS publisher failed: \(error)\n".utf8))
             }

@@ -80,10 +80,12 @@ enum Targets {
         }
         if let cpu = find("14 LL-HLS", "server CPU, share of one core") {
             let section = cpu.section
+            let serving = find(section, "server CPU for the readers (above that)")
             report.target("\(section.dropFirst(3)): stream serve CPU <= nginx's serving the same files",
                           met: cpu.ratioMedian.map { $0 <= 1 },
                           detail: "\(f(cpu.oursMedian)) % vs \(f(cpu.peerMedian)) % of a core "
-                            + "(ratio \(f(cpu.ratioMedian)))")
+                            + "(ratio \(f(cpu.ratioMedian))); without the ingest and packaging "
+                            + "\(f(serving?.oursMedian)) %")
             let rss = find(section, "server peak RSS")
             report.target("\(section.dropFirst(3)): stream serve peak RSS <= 100 MB",
                           met: rss?.oursMedian.map { $0 <= 100 }, detail: "\(f(rss?.oursMedian)) MB")

@@ -99,13 +99,14 @@ public enum MediaFixture {
         return output
     }
 
-    /// An FLV with H.264 (testsrc2, keyframe every `gop` frames) and AAC (a 1 kHz sine at 48 kHz).
+    /// An FLV with H.264 (lavfi's `source`, testsrc2 by default; keyframe every `gop` frames) and AAC (a 1 kHz
+    /// sine at 48 kHz).
     public static func makeFLV(in directory: TemporaryDirectory, seconds: Int = 3, size: String = "640x360",
-                        fps: Int = 30, gop: Int = 60) throws -> String {
-        let output = directory.file("fixture-\(size)-\(seconds)s.flv")
+                               fps: Int = 30, gop: Int = 60, source: String = "testsrc2") throws -> String {
+        let output = directory.file("fixture-\(source)-\(size)-\(seconds)s.flv")
         let result = try Subprocess.run("ffmpeg", [
             "-v", "error", "-y",
-            "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(fps)",
+            "-f", "lavfi", "-i", "\(source)=size=\(size):rate=\(fps)",
             "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
             "-t", "\(seconds)",
             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "\(gop)", "-bf", "0",

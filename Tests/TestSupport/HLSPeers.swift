@@ -103,8 +103,9 @@ extension HLSPeers {
         public var misses: Int
         public var failedReaders: Int
         public var failures: [String]
-        /// For each part received: the decode time of its last video frame (ms) and the wall-clock time it arrived
-        /// (ms since the epoch).
+        /// For each part received: the decode time of its last video frame (ms), the wall-clock time it arrived
+        /// (ms since the epoch) and, from a blocking reader, when the blocking playlist reload asked at the same time
+        /// was answered.
         public var records: [[Double]]
 
         enum CodingKeys: String, CodingKey {

@@ -9,7 +9,8 @@ URL is the media playlist's. A blocking reader asks for the hinted part and, at 
 _HLS_msn/_HLS_part naming it, as an LL-HLS player does; a polling reader asks for the playlist every PART-TARGET and
 for the parts it has not had. Each reader has two keep-alive connections (playlist, media). Prints one JSON object:
 requests, parts, bytes and errors, and for every part received the decode time of its last video frame (ms, from
-its moof) and the wall-clock time it arrived (ms), for the latency from the publisher's send. With SAVE_DIRECTORY, every playlist a blocking reader receives is written
+its moof), the wall-clock time it arrived (ms) and, for a blocking reader, when the blocking playlist reload naming
+it was answered, for the latency from the publisher's send. With SAVE_DIRECTORY, every playlist a blocking reader receives is written
 to SAVE_DIRECTORY/reader-N/NNNNNN.m3u8 (for the playlist checker). A blocking reader stops at the deadline or when
 the playlist ends.
 """
@@ -153,9 +154,13 @@ async def blocking_reader(base, host, port, deadline, stats, records, save):
         msn, index = int(match.group(1)), int(match.group(2))
         part_request = asyncio.create_task(media.get(base + hint))
         playlist_request = asyncio.create_task(playlists.get(f"{base}{PLAYLIST}?_HLS_msn={msn}&_HLS_part={index}"))
+        # When each answer came (whichever is awaited first).
+        stamps = {}
+        part_request.add_done_callback(lambda _: stamps.setdefault("part", time.time() * 1000))
+        playlist_request.add_done_callback(lambda _: stamps.setdefault("playlist", time.time() * 1000))
         part_status, part = await part_request
-        arrived = time.time() * 1000
         status, body = await playlist_request
+        arrived = stamps.get("part", time.time() * 1000)
         stats["requests"] += 2
         text = body.decode()
         if status == 200:
@@ -170,7 +175,7 @@ async def blocking_reader(base, host, port, deadline, stats, records, save):
             current = (msn, index)
             last = last_video_time(part)
             if last is not None:
-                records.append((last, arrived))
+                records.append((last, arrived, stamps.get("playlist", arrived)))
         else:
             # The hint was not made (its segment ended first): take what the playlist lists after ours.
             stats["misses"] += 1
