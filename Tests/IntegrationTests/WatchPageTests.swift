@@ -59,7 +59,7 @@ import Testing
         let result = try Subprocess.run("python3", [
             served.work.file("watch_page.py"), "http://127.0.0.1:\(served.httpPort)", served.secretFile,
             try StreamExecutable.url().path, served.work.path, geometry, screenshot, mode,
-            environment["STREAM_WATCH_SECONDS"] ?? "6",
+            environment["STREAM_WATCH_SECONDS"] ?? "6", HLSPeers.directory,
         ], timeout: 240)
         #expect(result.status == 0, "\(result.stdout.suffix(2000)) \(result.stderr.suffix(4000))")
         let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
