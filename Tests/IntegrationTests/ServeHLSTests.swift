@@ -87,6 +87,20 @@ import Testing
         return result.stdout
     }
 
+    /// The status and fields (lowercased names) of a GET of `url`, as curl receives them.
+    static func head(_ url: String) throws -> (status: Int, fields: [String: String]) {
+        let result = try Subprocess.run("curl", ["-sS", "--max-time", "10", "-D", "-", "-o", "/dev/null", url],
+                                        timeout: 15)
+        let lines = result.stdout.split(separator: "\r\n")
+        let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (status, fields)
+    }
+
     /// Every file under `directory`, read as text.
     static func texts(under directory: String) -> [String] {
         let files = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
@@ -116,6 +130,25 @@ import Testing
         async let plain = offPool {
             try HLSPeers.playWithFFmpeg(url: playlist + "?mode=plain", seconds: 22, geometry: geometry)
         }
+        // While it is live, curl sees the answers and fields of docs/hls.md.
+        let live = try await offPool { try Self.head(playlist) }
+        #expect(live.status == 200 && live.fields["cache-control"] == "no-cache"
+                && live.fields["content-type"] == "application/vnd.apple.mpegurl", "\(live)")
+        let text = try Self.curl(playlist)
+        let part = try #require(text.split(separator: "\"").first { $0.hasPrefix("part-") })
+        let media = try await offPool { try Self.head(playlist.replacingOccurrences(of: "index.m3u8", with: part)) }
+        #expect(media.status == 200 && media.fields["cache-control"] == "public, max-age=31536000, immutable")
+        let msn = Int(try #require(text.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") })
+                        .dropFirst(22)) ?? 0
+        let blocking = try await offPool { try Self.head(playlist + "?_HLS_msn=\(msn)&_HLS_part=0") }
+        #expect(blocking.status == 200 && blocking.fields["cache-control"]?.hasPrefix("public, max-age=") == true,
+                "\(blocking)")
+        for query in ["_HLS_part=1", "_HLS_msn=\(msn + 60)", "_HLS_msn=x"] {
+            let refused = try await offPool { try Self.head(playlist + "?" + query) }
+            #expect(refused.status == 400, "\(query): \(refused)")
+        }
+        #expect(try await offPool { try Self.head(playlist.replacingOccurrences(of: "index.m3u8", with: "x.m4s")) }
+                    .status == 404)
         let (read, decoded, decodedPlain) = try await (readers, ffmpeg, plain)
         let process = broadcaster.process
         let exit = try await offPool { process.waitForExit(timeout: 30) }
