@@ -21,10 +21,13 @@ enum DecodedFrames {
                 let offset = (y * width + x) * 3
                 return (Int(rgb[offset]), Int(rgb[offset + 1]), Int(rgb[offset + 2]))
             }
-            // Each colour bar where it belongs (below the frame-number blocks, above the sliding box).
+            // Each colour bar where it belongs: between the sliding box and the grey ramp (the rows above hold the
+            // frame number and the time code).
+            let box = pattern.boxRect(frameIndex: 0)
+            let barsY = (box.y + box.height + height * 3 / 4) / 2
             for (bar, color) in ScreenPattern.barColors.enumerated() {
                 let x = (2 * bar + 1) * width / (2 * ScreenPattern.barColors.count)
-                let got = pixel(x, height / 3 - 10)
+                let got = pixel(x, barsY)
                 #expect(abs(got.r - Int(color.r)) < 40 && abs(got.g - Int(color.g)) < 40
                         && abs(got.b - Int(color.b)) < 40, "bar \(bar) is \(got), expected \(color)")
             }
