@@ -35,6 +35,7 @@ let package = Package(
         .library(name: "Broadcast", targets: ["Broadcast"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "AppLogic", targets: ["AppLogic"]),
+        .library(name: "RealtimeCalls", targets: ["RealtimeCalls"]),
         .executable(name: "stream", targets: ["stream"]),
     ],
     targets: [
@@ -156,6 +157,19 @@ let package = Package(
                 swiftSettings: strict),
 
         // Decisions of the iOS app and broadcast extension, kept out of the Apple-only shell so they are tested here.
+        // The live-show client (seed 004's API) for apps and the CLI: the show object over the protocol's codec,
+        // reconnecting and resynchronising. No C module (the app links it): Stream's WebSocketClient on Linux,
+        // URLSessionWebSocketTask on Apple platforms.
+        .target(name: "RealtimeCalls",
+                dependencies: ["LiveProtocol", "JSON", "Digest", "Engine", "Locking",
+                               .target(name: "HTTPClient", condition: .when(platforms: [.linux])),
+                               .target(name: "HTTP", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
+        // Going live from Linux through RealtimeCalls with Stream's engine (test sources, X11, V4L2/Y4M, PulseAudio).
+        .target(name: "RealtimeBroadcast",
+                dependencies: ["RealtimeCalls", "LiveProtocol", "Broadcast", "Engine", "Publisher", "StreamCore",
+                               "Locking"],
+                swiftSettings: strict),
         .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "Engine", "Publisher"], swiftSettings: strict),
 
         // The command-line tool: a tested library and a one-file executable.
@@ -217,6 +231,9 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Engine", "TestSupport", "CV4L2", "Locking", "Media"],
                     swiftSettings: strict),
         .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "Engine", "Publisher", "StreamCore"],
+                    swiftSettings: strict),
+        .testTarget(name: "RealtimeCallsTests",
+                    dependencies: ["RealtimeCalls", "LiveProtocol", "Identity", "Locking", "TestSupport", "stream"],
                     swiftSettings: strict),
         .testTarget(name: "StreamCLITests",
                     dependencies: ["StreamCLI", "Capture", "Media", "StreamCore", "stream", "TestSupport", "Identity"],
