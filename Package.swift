@@ -175,7 +175,8 @@ let package = Package(
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
                 dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
-                               "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer", "SQLiteShowStore"],
+                               "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer",
+                               "SQLiteShowStore", "RealtimeCalls", "RealtimeBroadcast", "LiveProtocol", "JSON"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
@@ -236,7 +237,8 @@ let package = Package(
                     dependencies: ["RealtimeCalls", "LiveProtocol", "Identity", "Locking", "TestSupport", "stream"],
                     swiftSettings: strict),
         .testTarget(name: "StreamCLITests",
-                    dependencies: ["StreamCLI", "Capture", "Media", "StreamCore", "stream", "TestSupport", "Identity"],
+                    dependencies: ["StreamCLI", "Capture", "Media", "StreamCore", "stream", "TestSupport", "Identity",
+                                   "LiveProtocol", "RealtimeCalls"],
                     swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "AMF", "FLV", "RTMP", "Transport", "Publisher", "IngestServer",

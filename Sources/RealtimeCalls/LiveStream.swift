@@ -30,7 +30,8 @@ public final class LiveStream: Sendable {
         var tokens = TokenCache()
         var leaving = false
         var over = false
-        var overWaiters: [CheckedContinuation<EndReason?, Never>] = []
+        var overWaiters: [Int: CheckedContinuation<EndReason?, Never>] = [:]
+        var nextWaiter = 0
         var handlers = Handlers()
     }
 
@@ -142,15 +143,25 @@ public final class LiveStream: Sendable {
     }
 
     /// Waits until the session is over.
-    /// - Returns: why (left, kicked, banned), or nil when reconnecting was refused (``onError(_:)`` said why).
+    /// - Returns: why (left, kicked, banned), or nil when reconnecting was refused (``onError(_:)`` said why) or
+    ///   the waiting task was cancelled.
     public func ended() async -> EndReason? {
-        await withCheckedContinuation { continuation in
-            let now = inner.withLock { inner -> EndReason?? in
-                if inner.over { return .some(inner.model.ended) }
-                inner.overWaiters.append(continuation)
-                return nil
+        let id = inner.withLock { inner -> Int in
+            defer { inner.nextWaiter += 1 }
+            return inner.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = inner.withLock { inner -> EndReason?? in
+                    if inner.over { return .some(inner.model.ended) }
+                    if Task.isCancelled { return .some(nil) }
+                    inner.overWaiters[id] = continuation
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
             }
-            if let now { continuation.resume(returning: now) }
+        } onCancel: {
+            inner.withLock { $0.overWaiters.removeValue(forKey: id) }?.resume(returning: nil)
         }
     }
 
@@ -483,10 +494,11 @@ public final class LiveStream: Sendable {
             }
             inner.over = true
             defer {
-                inner.overWaiters = []
+                inner.overWaiters = [:]
                 inner.handlers.subscribers = [:]
             }
-            return (notices, inner.model.ended, inner.overWaiters, Array(inner.handlers.subscribers.values))
+            return (notices, inner.model.ended, Array(inner.overWaiters.values),
+                    Array(inner.handlers.subscribers.values))
         }
         if let error { report(error) }
         deliver(notices)

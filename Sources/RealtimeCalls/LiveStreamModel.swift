@@ -93,6 +93,7 @@ public struct LiveStreamModel: Sendable, Hashable {
 
     /// Applies an event.
     public mutating func apply(_ event: Event) -> [Notice] {
+        guard ended == nil else { return [] }  // the session is over: what the server sent before closing is moot
         switch event {
         case .state(let new):
             state = new

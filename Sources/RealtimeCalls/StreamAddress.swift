@@ -7,7 +7,7 @@ public enum StreamAddress {
     /// - Throws: ``LiveStreamError/invalid(_:)`` for a URL that is not http(s) or ws(s), or a malformed name.
     public static func webSocketURL(server: String, stream name: String) throws(LiveStreamError) -> String {
         guard (1...maximumNameLength).contains(name.count),
-              name.unicodeScalars.allSatisfy({ $0.isASCII && (isAlphanumeric($0) || ":_.-".unicodeScalars.contains($0)) })
+              name.unicodeScalars.allSatisfy({ isAlphanumeric($0) || ":_.-".unicodeScalars.contains($0) })
         else {
             throw .invalid("'\(name.prefix(40))' is not a stream name: 1 to 128 of A-Z a-z 0-9 : _ . -")
         }

@@ -181,7 +181,7 @@ import Testing
         #expect(media.stopped)
         for show in [ann, mugs, kim, bobAgain, eveAgain, host] { show.leave() }
         for show in [ann, mugs, kim, bobAgain, eveAgain, host] { #expect(await show.ended() == .left) }
-        let log = try String(contentsOfFile: served.work.file("serve-1.err"), encoding: .utf8)
+        let log = served.errorLog()
         #expect(!log.contains(key.key) && !log.contains("live_"), "an OBS key reached the log")
     }
 

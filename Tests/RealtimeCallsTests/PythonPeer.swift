@@ -7,7 +7,8 @@ enum PythonPeer {
         import asyncio, base64, hashlib, hmac, json, sys, time
         from websockets.asyncio.client import connect
 
-        BASE, SECRET, MESSAGES, VIEWERS = sys.argv[1], open(sys.argv[2]).read().strip(), int(sys.argv[3]), int(sys.argv[4])
+        BASE, SECRET = sys.argv[1], open(sys.argv[2]).read().strip()
+        MESSAGES, VIEWERS = int(sys.argv[3]), int(sys.argv[4])
 
 
         def mint(sub):
