@@ -170,7 +170,9 @@ let package = Package(
                 dependencies: ["RealtimeCalls", "LiveProtocol", "Broadcast", "Engine", "Publisher", "StreamCore",
                                "Locking"],
                 swiftSettings: strict),
-        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "Engine", "Publisher"], swiftSettings: strict),
+        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "Engine", "Publisher", "LiveProtocol",
+                                              "RealtimeCalls"],
+                swiftSettings: strict),
 
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
@@ -231,7 +233,8 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Engine", "TestSupport", "CV4L2", "Locking", "Media"],
                     swiftSettings: strict),
-        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "Engine", "Publisher", "StreamCore"],
+        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "Engine", "Publisher", "StreamCore",
+                                                          "LiveProtocol", "RealtimeCalls"],
                     swiftSettings: strict),
         .testTarget(name: "RealtimeCallsTests",
                     dependencies: ["RealtimeCalls", "LiveProtocol", "Identity", "Locking", "TestSupport", "stream"],
