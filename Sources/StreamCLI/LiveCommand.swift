@@ -2,7 +2,6 @@ import Broadcast
 import Engine
 import Foundation
 import LiveProtocol
-import Locking
 import RealtimeBroadcast
 import RealtimeCalls
 
@@ -53,14 +52,7 @@ struct LiveCommand: Command {
             throw CLIError.failure("not_host: \(client.stream) is not yours to present (you are "
                                    + "\(show.you?.role.rawValue ?? "a visitor")); ask for a host's token")
         }
-        let shown = Locked(show.model)
-        show.onChange {
-            let (old, new) = shown.withLock { held in
-                defer { held = show.model }
-                return (held, show.model)
-            }
-            view.changes(from: old, to: new).forEach(console.print)
-        }
+        ShowClientOptions.printChanges(of: show, view: view, console: console)
         show.onEnded { console.print(view.ended($0)) }
         do throws(LiveStreamError) {
             try await show.preview()

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import RealtimeCalls
 
 /// What the live-show commands (`watch`, `live`, `show ingest`, `show mod`) share: `SERVER STREAM`, the token
@@ -73,6 +74,31 @@ struct ShowClientOptions {
             return try await client().calls.stream(stream, media: media)
         } catch {
             throw Self.failure(error)
+        }
+    }
+
+    /// Joins, runs one call, leaves; a refusal is exit 1 with the server's code and reason.
+    func once<T: Sendable>(_ call: @Sendable (LiveStream) async throws(LiveStreamError) -> T) async throws -> T {
+        let show = try await join()
+        defer { show.leave() }
+        do throws(LiveStreamError) {
+            return try await call(show)
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// Prints a line per change of the show (as `view` words it); `also` sees each change too.
+    static func printChanges(of show: LiveStream, view: WatchView, console: Console,
+                             also: @escaping @Sendable (LiveStreamModel, LiveStreamModel) -> Void = { _, _ in }) {
+        let shown = Locked(show.model)
+        show.onChange {
+            let (old, new) = shown.withLock { held in
+                defer { held = show.model }
+                return (held, show.model)
+            }
+            view.changes(from: old, to: new).forEach(console.print)
+            also(old, new)
         }
     }
 

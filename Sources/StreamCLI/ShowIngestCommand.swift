@@ -1,4 +1,5 @@
 import JSON
+import LiveProtocol
 import RealtimeCalls
 
 /// `stream show ingest SERVER STREAM [--renew] [--json]`: the OBS URL and stream key of a show (host only).
@@ -25,13 +26,10 @@ struct ShowIngestCommand: Command {
             throw CLIError.usage("show ingest takes SERVER STREAM only")
         }
         let renew = arguments.flag("renew")
-        let endpoint = try runBlocking { () async throws -> (url: String, key: String) in
-            let show = try await client.join()
-            defer { show.leave() }
-            do throws(LiveStreamError) {
-                return try await show.ingest(renew: renew)
-            } catch {
-                throw ShowClientOptions.failure(error)
+        let endpoint = try runBlocking { () async throws -> IngestEndpoint in
+            try await client.once { show throws(LiveStreamError) in
+                let (url, key) = try await show.ingest(renew: renew)
+                return IngestEndpoint(url: url, key: key)
             }
         }
         if arguments.flag("json") {

@@ -108,13 +108,7 @@ struct ShowModCommand: Command {
         let client = try ShowClientOptions(arguments, context: context, command: "show mod")
         let action = try Action(Array(arguments.positionals.dropFirst(2)))
         let line = try runBlocking { () async throws -> String in
-            let show = try await client.join()
-            defer { show.leave() }
-            do throws(LiveStreamError) {
-                return try await action.perform(on: show)
-            } catch {
-                throw ShowClientOptions.failure(error)
-            }
+            try await client.once { show throws(LiveStreamError) in try await action.perform(on: show) }
         }
         context.console.print(line)
         return ExitCode.success

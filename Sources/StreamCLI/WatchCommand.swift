@@ -1,6 +1,5 @@
 import Foundation
 import LiveProtocol
-import Locking
 import RealtimeCalls
 
 /// `stream watch SERVER STREAM`: a live show on a terminal: the state, the count, the pinned message and the chat
@@ -36,14 +35,8 @@ struct WatchCommand: Command {
         let console = context.console
         let outcome = try runBlocking { () async throws -> EndReason? in
             let show = try await client.join()
-            let shown = Locked(show.model)
             view.opening(show.model).forEach(console.print)
-            show.onChange {
-                let (old, new) = shown.withLock { held in
-                    defer { held = show.model }
-                    return (held, show.model)
-                }
-                view.changes(from: old, to: new).forEach(console.print)
+            ShowClientOptions.printChanges(of: show, view: view, console: console) { old, new in
                 if exitOnEnd && new.state == .ended && old.state != .ended { show.leave() }
             }
             show.onMessage { console.print(view.message($0)) }

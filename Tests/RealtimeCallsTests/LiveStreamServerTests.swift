@@ -185,10 +185,11 @@ import Testing
         #expect(!log.contains(key.key) && !log.contains("live_"), "an OBS key reached the log")
     }
 
-    /// The server restarts under a connected client: media goes reconnecting, then live; the chat it holds is
-    /// exactly the server's (what was sent and deleted meanwhile too); the token provider is asked again once the
-    /// token it gave has expired.
-    @Test func serverRestartReconnectsAndResynchronises() async throws {
+    /// The server restarts under a connected client (stopped cleanly, or killed without a close frame): media goes
+    /// reconnecting, then live; the chat it holds is exactly the server's (what was sent and deleted meanwhile
+    /// too); the token provider is asked again once the token it gave has expired.
+    @Test(arguments: [false, true])
+    func serverRestartReconnectsAndResynchronises(killed: Bool) async throws {
         let served = try ServedShows()
         let asked = Locked(0)
         // A long first wait, so the server has changed the chat before this client is back.
@@ -211,7 +212,7 @@ import Testing
             guard let media = ann?.media else { return }
             states.withLock { if $0.last != media { $0.append(media) } }
         }
-        served.stop()
+        if killed { served.crash() } else { served.stop() }
         try await waitFor(ann, "reconnecting") { $0.media == .reconnecting }
         try served.start()
         // While ann waits to reconnect: a new message, and one she holds is deleted.

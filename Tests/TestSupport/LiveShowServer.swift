@@ -56,6 +56,12 @@ public final class LiveShowServer: @unchecked Sendable {
         process = nil
     }
 
+    /// Kills the server at once (SIGKILL: no close frames, as a crash ends it).
+    public func crash() {
+        process?.crash()
+        process = nil
+    }
+
     /// The server's HTTP base URL, as apps and `stream watch` take it.
     public var base: String { "http://127.0.0.1:\(httpPort)" }
 
