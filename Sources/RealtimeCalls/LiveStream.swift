@@ -37,6 +37,8 @@ public final class LiveStream: Sendable {
 
     /// The stream name, e.g. `show:mugs`.
     public let name: String
+    /// The server's HTTP(S) base URL it was opened on (where the LL-HLS pictures are too).
+    public let server: String
     private let url: String
     private let options: Realtime.Options
     private let tokenProvider: Realtime.TokenProvider
@@ -46,9 +48,10 @@ public final class LiveStream: Sendable {
     private let outboxRequests: AsyncStream<Request>
     private let driver = Locked<Task<Void, Never>?>(nil)
 
-    private init(name: String, url: String, options: Realtime.Options, tokens: @escaping Realtime.TokenProvider,
-                 media: (any LiveMedia)?) {
+    private init(name: String, server: String, url: String, options: Realtime.Options,
+                 tokens: @escaping Realtime.TokenProvider, media: (any LiveMedia)?) {
         self.name = name
+        self.server = server
         self.url = url
         self.options = options
         tokenProvider = tokens
@@ -58,9 +61,10 @@ public final class LiveStream: Sendable {
         (outboxRequests, outbox) = AsyncStream<Request>.makeStream(bufferingPolicy: .bufferingNewest(64))
     }
 
-    static func open(name: String, url: String, options: Realtime.Options, tokens: @escaping Realtime.TokenProvider,
+    static func open(name: String, server: String, url: String, options: Realtime.Options,
+                     tokens: @escaping Realtime.TokenProvider,
                      media: (any LiveMedia)?) async throws(LiveStreamError) -> LiveStream {
-        let stream = LiveStream(name: name, url: url, options: options, tokens: tokens, media: media)
+        let stream = LiveStream(name: name, server: server, url: url, options: options, tokens: tokens, media: media)
         let socket = try await stream.connectAndJoin()
         stream.startDriver(socket)
         return stream

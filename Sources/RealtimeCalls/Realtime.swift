@@ -67,6 +67,7 @@ public struct Calls: Sendable {
     ///   `invalid` (a bad name or URL).
     public func stream(_ name: String, media: (any LiveMedia)? = nil) async throws(LiveStreamError) -> LiveStream {
         let url = try StreamAddress.webSocketURL(server: server, stream: name)
-        return try await LiveStream.open(name: name, url: url, options: options, tokens: tokens, media: media)
+        return try await LiveStream.open(name: name, server: server, url: url, options: options, tokens: tokens,
+                                         media: media)
     }
 }

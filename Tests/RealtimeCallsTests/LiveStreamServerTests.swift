@@ -15,6 +15,7 @@ import Testing
         let bob = try await served.client("bob").calls.stream("show:mugs")
         #expect(ann.you?.role == .host && bob.you?.role == .viewer && bob.canWrite)
         #expect(ann.state == .idle && ann.media == .live && ann.reactions.contains(.heart))
+        #expect(ann.server == served.base)
         let messagesSeen = Locked([String]())
         bob.onMessage { message in messagesSeen.withLock { $0.append(message.text) } }
         let peer = try served.python(PythonPeer.script, ["3", "2"])

@@ -17,7 +17,7 @@ struct GoLiveScreen: View {
                                        phase: phase, camera: Self.authorization(.video),
                                        microphone: Self.authorization(.audio))
         VStack(spacing: 12) {
-            LiveStreamVideo(show: live.show, server: live.server, preview: media.session)
+            LiveStreamVideo(show: live.show, preview: media.session)
                 .aspectRatio(9 / 16, contentMode: .fit)
             Text(screen.status)
             if let hint = screen.permissionHint { Text(hint).font(.footnote).foregroundStyle(.orange) }

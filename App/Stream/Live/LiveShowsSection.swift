@@ -29,12 +29,12 @@ struct LiveShowsSection: View {
         let token = self.token.isEmpty ? nil : self.token
         let client = Realtime(server: server) { token }
         let media = host ? CameraLiveMedia() : nil
-        let (server, stream) = (self.server, self.stream)
+        let stream = self.stream
         Task { @MainActor in
             do throws(LiveStreamError) {
                 let show = try await client.calls.stream(stream, media: media)
                 self.media = media
-                opened = LiveShowModel(show: show, server: server)
+                opened = LiveShowModel(show: show)
                 error = nil
             } catch {
                 self.error = error.description

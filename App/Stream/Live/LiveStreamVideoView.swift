@@ -33,7 +33,8 @@ final class LiveStreamVideoView: UIView {
     required init?(coder: NSCoder) { nil }
 
     /// Shows the stream's main picture (or `tile`) as it changes; its sound plays by itself.
-    func show(_ show: LiveStream, server: String, tile: TileKind? = nil) {
+    func show(_ show: LiveStream, tile: TileKind? = nil) {
+        let server = show.server
         update(show.model, server: server, tile: tile)
         show.onChange { [weak self, weak show] in
             guard let model = show?.model else { return }
@@ -77,13 +78,12 @@ final class LiveStreamVideoView: UIView {
 /// ``LiveStreamVideoView`` in SwiftUI.
 struct LiveStreamVideo: UIViewRepresentable {
     let show: LiveStream
-    let server: String
     var tile: TileKind?
     var preview: AVCaptureSession?
 
     func makeUIView(context: Context) -> LiveStreamVideoView {
         let view = LiveStreamVideoView()
-        if let preview { view.showPreview(preview) } else { view.show(show, server: server, tile: tile) }
+        if let preview { view.showPreview(preview) } else { view.show(show, tile: tile) }
         return view
     }
 

@@ -7,13 +7,11 @@ import SwiftUI
 @MainActor @Observable
 final class LiveShowModel {
     let show: LiveStream
-    let server: String
     private(set) var model: LiveStreamModel
     var error: String?
 
-    init(show: LiveStream, server: String) {
+    init(show: LiveStream) {
         self.show = show
-        self.server = server
         model = show.model
         show.onChange { [weak self, weak show] in
             guard let model = show?.model else { return }
@@ -48,7 +46,7 @@ struct WatchScreen: View {
     var body: some View {
         let screen = live.screen
         VStack(spacing: 8) {
-            LiveStreamVideo(show: live.show, server: live.server)
+            LiveStreamVideo(show: live.show)
                 .aspectRatio(16 / 9, contentMode: .fit)
             HStack {
                 Text(screen.stateLabel).bold()
