@@ -384,27 +384,49 @@ public final class LiveStream: Sendable {
         } catch {
             throw .disconnected("the connection was lost before joining")
         }
+        // A server that takes the connection but never answers the join is given up on (and retried).
+        let timeout = options.joinTimeout
+        let reply = await withTaskGroup(of: Result<Reply, ShowError>?.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                if !Task.isCancelled { await socket.close() }
+                return nil
+            }
+            group.addTask { await Self.joinReply(id: id, on: socket) }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch reply {
+        case .success(.welcome(let welcome))?:
+            let notices = inner.withLock { inner -> [LiveStreamModel.Notice] in
+                inner.socket = socket
+                return inner.model.apply(welcome)
+            }
+            deliver(notices)
+            return socket
+        case .success?:
+            await socket.close()
+            throw .invalid("the server answered join without a welcome")
+        case .failure(let error)?:
+            await socket.close()
+            if error.code == .unauthorized { inner.withLock { $0.tokens.invalidate() } }
+            throw LiveStreamError(error)
+        case nil:
+            await socket.close()
+            throw .disconnected("the server did not answer the join within \(timeout)")
+        }
+    }
+
+    /// Reads until the reply to the join (nothing else comes before it); nil when the socket closes first.
+    private static func joinReply(id: Int64, on socket: any ShowSocket) async -> Result<Reply, ShowError>? {
         while let text = await socket.receive() {
-            guard case .reply(let replyID, let result)? = try? LiveCodec.decodeServerMessage(Array(text.utf8)),
-                  replyID == id else { continue }
-            switch result {
-            case .success(.welcome(let welcome)):
-                let notices = inner.withLock { inner -> [LiveStreamModel.Notice] in
-                    inner.socket = socket
-                    return inner.model.apply(welcome)
-                }
-                deliver(notices)
-                return socket
-            case .success:
-                await socket.close()
-                throw .invalid("the server answered join without a welcome")
-            case .failure(let error):
-                await socket.close()
-                if error.code == .unauthorized { inner.withLock { $0.tokens.invalidate() } }
-                throw LiveStreamError(error)
+            if case .reply(let replyID, let result)? = try? LiveCodec.decodeServerMessage(Array(text.utf8)),
+               replyID == id {
+                return result
             }
         }
-        throw .disconnected("the server closed the connection before the welcome")
+        return nil
     }
 
     private func startDriver(_ socket: any ShowSocket) {
@@ -423,16 +445,20 @@ public final class LiveStream: Sendable {
         var socket = first
         while true {
             while let text = await socket.receive() { handle(text) }
-            let isOver = inner.withLock { inner -> Bool in
+            let (isOver, pending) = inner.withLock { inner -> (Bool, [ReplySlot]) in
                 inner.socket = nil
-                let pending = inner.pending
-                inner.pending = [:]
-                pending.values.forEach { $0.fulfil(.failure(.disconnected("the connection was lost"))) }
-                return inner.model.ended != nil || inner.leaving
+                defer { inner.pending = [:] }
+                return (inner.model.ended != nil || inner.leaving, Array(inner.pending.values))
             }
+            pending.forEach { $0.fulfil(.failure(.disconnected("the connection was lost before the reply"))) }
             if isOver { return await finish() }
             deliver(inner.withLock { $0.model.connectionLost() })
             guard let next = await reconnect() else { return }
+            if inner.withLock({ $0.leaving }) {
+                // Left while this connection was being made: nothing to say to the server but goodbye.
+                await next.close()
+                return await finish()
+            }
             socket = next
         }
     }

@@ -19,13 +19,18 @@ public final class Realtime: Sendable {
         /// The waits between reconnect attempts (0.25 s doubling to 8 s, with jitter); attempts never stop until
         /// the show is left.
         public var backoff: ReconnectBackoff
+        /// How long the server may take to answer the join once connected (then the connection is dropped and,
+        /// on a reconnect, tried again).
+        public var joinTimeout: Duration
 
         /// Creates options.
         public init(connector: (any ShowSocketConnector)? = nil,
                     backoff: ReconnectBackoff = ReconnectBackoff(initialDelay: .milliseconds(250),
-                                                                 maximumDelay: .seconds(8))) {
+                                                                 maximumDelay: .seconds(8)),
+                    joinTimeout: Duration = .seconds(15)) {
             self.connector = connector ?? Self.platformConnector()
             self.backoff = backoff
+            self.joinTimeout = joinTimeout
         }
 
         private static func platformConnector() -> any ShowSocketConnector {

@@ -41,7 +41,9 @@ struct ShowClientOptions {
         case (true, .some):
             throw CLIError.usage("give the token with --token-stdin or --token-file, not both")
         case (true, nil):
-            guard let line = context.console.readLine()?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
+            // On a terminal it is read without echo, as `stream credentials set` reads a stream key.
+            guard let line = context.console.readSecret("Access token: ")?.trimmingCharacters(in: .whitespaces),
+                  !line.isEmpty else {
                 throw CLIError.usage("--token-stdin: standard input has no token on its first line")
             }
             token = line
