@@ -444,7 +444,14 @@ public final class LiveStream: Sendable {
     private func maintain(_ first: any ShowSocket) async {
         var socket = first
         while true {
-            while let text = await socket.receive() { handle(text) }
+            let current = socket
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { [options] in
+                    await Self.keepAlive(current, every: options.keepAliveInterval, timeout: options.keepAliveTimeout)
+                }
+                while let text = await current.receive() { handle(text) }
+                group.cancelAll()
+            }
             let (isOver, pending) = inner.withLock { inner -> (Bool, [ReplySlot]) in
                 inner.socket = nil
                 defer { inner.pending = [:] }
@@ -460,6 +467,19 @@ public final class LiveStream: Sendable {
                 return await finish()
             }
             socket = next
+        }
+    }
+
+    /// Pings every `interval`; a ping unanswered within `timeout` closes the socket, so the reader sees the end and
+    /// the client reconnects. Ends when cancelled (the socket closed by itself).
+    private static func keepAlive(_ socket: any ShowSocket, every interval: Duration, timeout: Duration) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            if Task.isCancelled { return }
+            if await !socket.ping(timeout: timeout), !Task.isCancelled {
+                await socket.close()
+                return
+            }
         }
     }
 

@@ -22,15 +22,23 @@ public final class Realtime: Sendable {
         /// How long the server may take to answer the join once connected (then the connection is dropped and,
         /// on a reconnect, tried again).
         public var joinTimeout: Duration
+        /// How often the client pings the server, so that a connection that died without closing (a network
+        /// switch, a sleeping NAT) is noticed and replaced.
+        public var keepAliveInterval: Duration
+        /// How long a ping may go unanswered before the connection is given up.
+        public var keepAliveTimeout: Duration
 
         /// Creates options.
         public init(connector: (any ShowSocketConnector)? = nil,
                     backoff: ReconnectBackoff = ReconnectBackoff(initialDelay: .milliseconds(250),
                                                                  maximumDelay: .seconds(8)),
-                    joinTimeout: Duration = .seconds(15)) {
+                    joinTimeout: Duration = .seconds(15), keepAliveInterval: Duration = .seconds(20),
+                    keepAliveTimeout: Duration = .seconds(10)) {
             self.connector = connector ?? Self.platformConnector()
             self.backoff = backoff
             self.joinTimeout = joinTimeout
+            self.keepAliveInterval = keepAliveInterval
+            self.keepAliveTimeout = keepAliveTimeout
         }
 
         private static func platformConnector() -> any ShowSocketConnector {

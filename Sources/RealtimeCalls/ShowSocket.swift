@@ -6,6 +6,8 @@ public protocol ShowSocket: Sendable {
     func send(_ text: String) async throws
     /// The next text message, or nil once the socket has closed.
     func receive() async -> String?
+    /// Pings and reports whether the server answered within `timeout` (while another task reads the socket).
+    func ping(timeout: Duration) async -> Bool
     /// Closes the socket (code 1000) and waits for the end.
     func close() async
 }

@@ -1,5 +1,6 @@
 #if canImport(Darwin)
 import Foundation
+import Locking
 
 /// Opens show sockets with `URLSessionWebSocketTask` on Apple platforms (TLS verified by the system).
 public struct URLSessionConnector: ShowSocketConnector {
@@ -53,6 +54,23 @@ struct URLSessionShowSocket: ShowSocket {
             } catch {
                 return nil
             }
+        }
+    }
+
+    func ping(timeout: Duration) async -> Bool {
+        // Whichever comes first, the pong or the deadline, answers; a dead connection may never call the handler.
+        let waiter = Locked<CheckedContinuation<Bool, Never>?>(nil)
+        let answer: @Sendable (Bool) -> Void = { answered in
+            waiter.withLock { held in
+                defer { held = nil }
+                return held
+            }?.resume(returning: answered)
+        }
+        return await withCheckedContinuation { continuation in
+            waiter.withLock { $0 = continuation }
+            task.sendPing { error in answer(error == nil) }
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { answer(false) }
         }
     }
 

@@ -42,6 +42,18 @@ struct WebSocketClientSocket: ShowSocket {
         return nil
     }
 
+    func ping(timeout: Duration) async -> Bool {
+        let before = client.pongsReceived
+        do {
+            try await client.ping()
+        } catch {
+            return false
+        }
+        // The reader decodes the pong; a keep-alive checks once, after the time it allows.
+        try? await Task.sleep(for: timeout)
+        return client.pongsReceived > before
+    }
+
     func close() async {
         await client.close()
     }

@@ -235,6 +235,34 @@ import Testing
     }
 }
 
+extension LiveStreamServerTests {
+    /// A connection that dies without closing (the link stalls: nothing the client sends arrives) is noticed by
+    /// the keep-alive and replaced; what was said meanwhile arrives after the resynchronised join.
+    @Test func aStalledConnectionIsNoticedAndReplaced() async throws {
+        let served = try ServedShows()
+        let proxy = try ThrottlingProxy(targetPort: served.httpPort)
+        defer { proxy.stop() }
+        let options = Realtime.Options(backoff: .init(initialDelay: .milliseconds(200), maximumDelay: .seconds(1)),
+                                       keepAliveInterval: .milliseconds(500), keepAliveTimeout: .milliseconds(500))
+        let client = Realtime(server: "http://127.0.0.1:\(proxy.port)", options: options) {
+            ServedShows.token("ann")
+        }
+        let ann = try await client.calls.stream("show:mugs")
+        try await Task.sleep(for: .seconds(2))
+        #expect(ann.media == .live, "answered keep-alives keep the connection")
+        proxy.setStalled(true)
+        try await waitFor(ann, "reconnecting", timeout: .seconds(20)) { $0.media == .reconnecting }
+        let bob = try await served.client("bob").calls.stream("show:mugs")
+        try await bob.send("while stalled")
+        proxy.setStalled(false)
+        try await waitFor(ann, "live again", timeout: .seconds(30)) { $0.media == .live }
+        try await waitFor(ann, "the message said meanwhile") { $0.messages.last?.text == "while stalled" }
+        #expect(ann.messages.filter { $0.text == "while stalled" }.count == 1)
+        ann.leave()
+        bob.leave()
+    }
+}
+
 /// Fails unless `body` throws a ``LiveStreamError`` with `code`.
 func expectCode(_ code: String, sourceLocation: SourceLocation = #_sourceLocation,
                 _ body: () async throws -> Void) async {
