@@ -36,6 +36,31 @@ import Testing
         #expect(!everything.contains(token) && !everything.contains("grant_"), "a token or key was printed")
     }
 
+    /// `--source screen` (Xvfb, PulseAudio) publishes the screen picture, which becomes the main one.
+    @Test func liveWithTheX11ScreenIsTheScreenPicture() throws {
+        let xvfb = try Xvfb(width: 320, height: 240)
+        defer { xvfb.stop() }
+        let pulse = try PulseAudioDaemon(sinks: [("speakers", 48_000)])
+        defer { pulse.stop() }
+        let server = try LiveShowServer()
+        let cli = LiveShowCLI(server: server)
+        let watcher = try cli.watch("bob", log: "watch.err")
+        _ = try readEvents(watcher, until: "the welcome") { $0["event"] as? String == "welcome" }
+        let live = try cli.start(["live", server.base, "show:mugs", "--token-stdin", "--source", "screen",
+                                  "--display", xvfb.display, "--no-cursor", "--quality", "480", "--fps", "24",
+                                  "--pip", "off"],
+                                 stdin: LiveShowCLI.token("ann") + "\n", environment: ["PULSE_SERVER": pulse.server],
+                                 log: "live.err")
+        let events = try readEvents(watcher, until: "the screen tile", timeout: 30) {
+            $0["event"] as? String == "tiles"
+        }
+        #expect(events.last?["tiles"] as? [String] == ["screen"] && events.last?["main"] as? String == "screen")
+        kill(live.pid, SIGTERM)
+        #expect(live.waitForExit(timeout: 20) == 0,
+                "\((try? String(contentsOfFile: server.work.file("live.err"), encoding: .utf8)) ?? "")")
+        #expect(watcher.waitForExit(timeout: 10) == 0)
+    }
+
     @Test func aViewerCannotGoLive() throws {
         let server = try LiveShowServer()
         let result = try LiveShowCLI(server: server).run(

@@ -27,10 +27,12 @@ struct LiveShowCLI {
     }
 
     /// Starts `stream ARGS` in the background; its standard error goes to `log`.
-    func start(_ arguments: [String], stdin: String? = nil, log: String) throws -> BackgroundProcess {
-        try BackgroundProcess(try StreamExecutable.url().path, arguments,
-                              environment: ["XDG_CONFIG_HOME": server.work.file("cli-config")],
-                              errorLog: server.work.file(log), stdin: stdin)
+    func start(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+               log: String) throws -> BackgroundProcess {
+        var variables = environment
+        variables["XDG_CONFIG_HOME"] = server.work.file("cli-config")
+        return try BackgroundProcess(try StreamExecutable.url().path, arguments, environment: variables,
+                                     errorLog: server.work.file(log), stdin: stdin)
     }
 
     /// Starts `stream watch SERVER show:mugs --json` as `user` (a token file), nil for a visitor.
