@@ -103,7 +103,8 @@ let package = Package(
         .target(name: "LiveHLS", dependencies: ["HLS", "FLV", "Locking"], swiftSettings: strict),
         // The web front end (LL-HLS player, pages), embedded in the binary at build time.
         .target(name: "WebAssets",
-                resources: [.embedInCode("Web/hls-player.js"), .embedInCode("Web/hls.html")],
+                resources: [.embedInCode("Web/hls-player.js"), .embedInCode("Web/hls.html"), .embedInCode("Web/watch.html"),
+                            .embedInCode("Web/watch.js"), .embedInCode("Web/watch.css")],
                 swiftSettings: strict),
 
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
@@ -175,7 +176,7 @@ let package = Package(
         .target(name: "StreamCLI",
                 dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
                                "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer", "SQLiteShowStore",
-                               "LiveHLS", "LiveProtocol"],
+                               "LiveHLS", "LiveProtocol", "WebAssets"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).

@@ -23,7 +23,8 @@ struct ServeCommand: Command {
         when the publish starts (TAG is the key's tag, never the key; ?mode=plain drops the LL-HLS tags). With
         --shows FILE it serves live shows at /v1/streams/NAME (docs/live-protocol.md), their main picture at
         /hls/NAME/main.m3u8 and each tile at /hls/NAME/TILE.m3u8, checks its hosts' publish grants and OBS keys,
-        and keeps chat and moderation in --data-dir.
+        and keeps chat and moderation in --data-dir. Each show's web page is /watch/NAME (docs/watch.md; a token
+        goes in the address's fragment, #token=...); /assets/hls-player.js is the player, for pages of your own.
         """
     let options: [OptionSpec] = [
         .value("listen", valueName: "HOST:PORT", help: "Plain RTMP address (default 127.0.0.1:1935; port 0 = any free)."),
@@ -95,6 +96,7 @@ struct ServeCommand: Command {
                 throw error
             }
             console.print("Live shows at /v1/streams/NAME on the HTTP listener; their data in \(shows.dataDirectory)")
+            console.print("Watch pages at /watch/NAME on the HTTP listener")
         }
         // HTTP: its own block, where later issues' routes join (ServeHTTP.router).
         let http: HTTPServer?
@@ -102,6 +104,7 @@ struct ServeCommand: Command {
             http = try ServeHTTP.start(httpConfiguration, console: console, addRoutes: { router in
                 shows?.server.addRoutes(to: &router)
                 hls?.addRoutes(to: &router)
+                ServeWatch.addRoutes(to: &router, watchPages: shows != nil)
             }, started: { base in
                 hls?.setBaseURL(base)
             })

@@ -13,6 +13,9 @@ public struct WebAsset: Sendable, Hashable {
         WebAsset(name: "hls-player.js", contentType: "text/javascript; charset=utf-8",
                  bytes: PackageResources.hls_player_js),
         WebAsset(name: "hls.html", contentType: "text/html; charset=utf-8", bytes: PackageResources.hls_html),
+        WebAsset(name: "watch.html", contentType: "text/html; charset=utf-8", bytes: PackageResources.watch_html),
+        WebAsset(name: "watch.js", contentType: "text/javascript; charset=utf-8", bytes: PackageResources.watch_js),
+        WebAsset(name: "watch.css", contentType: "text/css; charset=utf-8", bytes: PackageResources.watch_css),
     ]
 
     /// The asset of that name, if any.

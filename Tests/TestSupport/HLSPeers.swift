@@ -55,6 +55,11 @@ public enum HLSPeers {
         public var stderr: String
     }
 
+    /// The folder of the peer scripts, for scripts of other tests that import them (`sys.path`).
+    public static var directory: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers").path
+    }
+
     static func script(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/\(name)").path
     }

@@ -7,7 +7,7 @@
 //   with _HLS_msn/_HLS_part (the server answers when the part exists) and, at the same time, for the part named by
 //   EXT-X-PRELOAD-HINT (the server holds that request until the part is complete).
 // - Parts are appended to one SourceBuffer as they arrive; playback is held `targetLag` seconds behind the newest
-//   frame, by nudging the playback rate and, when far behind, by jumping forward.
+//   frame, by nudging the playback rate and, when far behind (or once, on reaching the live edge), by jumping forward.
 // - A new EXT-X-MAP (another source or configuration) is appended before the parts that need it; EXT-X-ENDLIST
 //   ends the stream once its last part is in.
 // Without blocking reload support in the playlist it falls back to polling every half target duration, and without
@@ -297,7 +297,11 @@
       const end = ranges.end(ranges.length - 1);
       const lag = end - video.currentTime;
       this.stats.lag = lag;
-      if (video.currentTime < ranges.start(ranges.length - 1) || lag > this.targetLag + 1.5) {
+      // Once the parts already listed at the start are in (the player waits at the live edge), it jumps to
+      // `targetLag` behind the newest frame at once rather than catching up slowly from the keyframe it started at.
+      const catchUp = this.atLiveEdge && !this.caughtUp && lag > this.targetLag + 0.2;
+      if (this.atLiveEdge) this.caughtUp = true;
+      if (video.currentTime < ranges.start(ranges.length - 1) || lag > this.targetLag + 1.5 || catchUp) {
         video.currentTime = Math.max(ranges.start(ranges.length - 1), end - this.targetLag);
         this.stats.jumps++;
       } else if (lag > this.targetLag + 0.25) {
@@ -399,6 +403,7 @@
         }
         if (playlist.canBlockReload && this.lowLatency) {
           this.prefetchHint(playlist);
+          this.atLiveEdge = true;
           playlist = await this.loadPlaylist(next.msn, usesParts ? next.index : undefined);
         } else {
           await sleep(Math.max(250, playlist.targetDuration * 500));
