@@ -30,14 +30,14 @@ import Testing
     }
 
     /// `stream serve` with RTMP and HTTP on free ports, no recording; what it prints is kept.
-    final class Server: @unchecked Sendable {
-        // Safe: `collected` is only touched under `lock`.
+    final class Server {
         let process: BackgroundProcess
         let work: TemporaryDirectory
         let rtmpPort: Int
         let httpPort: Int
-        private let lock = NSLock()
-        private var collected: [String] = []
+        /// What it printed, line by line (the reading thread holds this, not the server: the server's end stops the
+        /// process, which ends the thread).
+        private let collected = Locked<[String]>([])
 
         init(_ extra: [String] = [], work: TemporaryDirectory? = nil) throws {
             let work = try work ?? TemporaryDirectory("hls-serve")
@@ -49,16 +49,17 @@ import Testing
             ] + extra, environment: ["XDG_CONFIG_HOME": work.file("config"), "XDG_DATA_HOME": work.file("data")],
                errorLog: work.file("serve.err"))
             let process = self.process
-            Thread.detachNewThread { [self] in
+            let collected = self.collected
+            Thread.detachNewThread {
                 while let line = try? process.readLine(timeout: 600) {
-                    lock.withLock { collected.append(line) }
+                    collected.withLock { $0.append(line) }
                 }
             }
             try FreePort.waitUntilListening(rtmpPort)
             try FreePort.waitUntilListening(httpPort)
         }
 
-        var lines: [String] { lock.withLock { collected } }
+        var lines: [String] { collected.withLock { $0 } }
 
         /// Everything it wrote: standard output and error.
         var log: String {
