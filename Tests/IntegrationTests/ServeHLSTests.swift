@@ -78,6 +78,9 @@ import Testing
             throw Subprocess.Failure(description: "stream serve printed no LL-HLS address: \(lines)")
         }
 
+        /// Stops the server (each test does so itself: a suite's values may outlive the test).
+        func stop() { process.stop() }
+
         deinit { process.stop() }
     }
 
@@ -110,6 +113,7 @@ import Testing
 
     @Test func aPlainPublishIsServedAsLLHLSAndPlainHLSAndEnds() async throws {
         let server = try Server()
+        defer { server.stop() }
         let key = "hls-serve-secret-key-31"
         let broadcaster = try BroadcasterProcess(url: "rtmp://127.0.0.1:\(server.rtmpPort)/live", key: key,
                                                  arguments: ["--quality", "480", "--duration", "30", "--pip", "off"])
@@ -195,6 +199,7 @@ import Testing
     /// against the send time of the part's last frame: both are held until the part exists.
     @Test func aHeldReaderGetsEachPartWithin50MillisecondsOfItsLastFrame() async throws {
         let server = try Server()
+        defer { server.stop() }
         let work = try TemporaryDirectory("hls-timing")
         let flv = try MediaFixture.makeFLV(in: work, seconds: 12, size: "640x360", fps: 30, gop: 60)
         let tags = try FLVFile.tags(of: flv)
@@ -321,6 +326,7 @@ import Testing
         let screen = try MediaFixture.makeFLV(in: work, seconds: 40, size: "320x240", gop: 30, source: "testsrc")
         let server = try Server(["--shows", work.file("shows.json"), "--token-secret-file", secretFile,
                                  "--data-dir", work.file("data")], work: work)
+        defer { server.stop() }
         let host = try BackgroundProcess("python3", [work.file("host.py"), "ws://127.0.0.1:\(server.httpPort)",
                                                      secretFile, work.path, camera, screen],
                                          errorLog: work.file("host.err"))
