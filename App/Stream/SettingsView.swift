@@ -17,6 +17,7 @@ struct SettingsView: View {
                 audioSection
                 PiPSection(model: model)
                 BroadcastSection()
+                LiveShowsSection()
                 if !model.warnings.isEmpty {
                     Section("Notes") {
                         ForEach(model.warnings, id: \.self) { Text($0).font(.footnote) }

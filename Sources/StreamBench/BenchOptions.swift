@@ -21,7 +21,7 @@ struct BenchOptions {
 
     var quick = false
     var runs: Int?
-    var only: Set<Int> = Set(1...12).union([14, 15])
+    var only: Set<Int> = Set(1...15)
     var stream: String?
     var work: String?
     var cache = "bench-results/cache"
