@@ -152,6 +152,13 @@ final class HTTPServerConnection: ConnectionHandler {
                 respond(handler(request))
             case .async(let handler):
                 runAsync(request, handler)
+            case .immediateOrAsync(let handler):
+                switch handler(request) {
+                case .response(let response):
+                    respond(response)
+                case .async(let later):
+                    runAsync(request) { _ in try await later() }
+                }
             case .webSocket(let webSocket):
                 upgrade(request, webSocket)
             }

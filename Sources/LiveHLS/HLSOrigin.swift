@@ -165,22 +165,26 @@ public final class HLSOrigin: Sendable {
     /// the query it is answered at once without its LL-HLS tags (``PlainPlaylist``), as a server of ordinary HLS
     /// would: the comparison the latency measurements make.
     public func playlist(_ id: HLSStreamID, query: String?) async -> HLSReply {
-        let query = query ?? ""
-        if query.split(separator: "&").contains("mode=plain") {
-            // Held only until the first segment exists, like a playlist request without directives.
-            var reply = await answer(.playlist(BlockingReload.Directives()), for: id)
-            if reply.status == 200 {
-                reply.body = Array(PlainPlaylist.strip(String(decoding: reply.body, as: UTF8.self)).utf8)
-            }
-            return reply
+        switch Self.playlistRequest(query: query) {
+        case .failure(let error):
+            return error.reply
+        case .success(let (request, plain)):
+            let reply = await answer(request, for: id)
+            return plain ? Self.plain(reply) : reply
         }
-        let directives: BlockingReload.Directives
-        do {
-            directives = try BlockingReload.Directives(query: query)
-        } catch {
-            return .error(400, error.description)
+    }
+
+    /// The media playlist if it can be answered now (as ``playlist(_:query:)`` would, without waiting); nil when
+    /// the request must be held: then ask ``playlist(_:query:)``. An HTTP server answers most requests this way on
+    /// its event loop, and starts a task only for the held ones.
+    public func playlistNow(_ id: HLSStreamID, query: String?) -> HLSReply? {
+        switch Self.playlistRequest(query: query) {
+        case .failure(let error):
+            return error.reply
+        case .success(let (request, plain)):
+            guard case .reply(let reply) = firstLook(request, for: id) else { return nil }
+            return plain ? Self.plain(reply) : reply
         }
-        return await answer(.playlist(directives), for: id)
     }
 
     /// An init segment, part or segment by file name; the hinted part is held until it is complete.
@@ -192,10 +196,57 @@ public final class HLSOrigin: Sendable {
     /// An init segment, part or segment by file name, in a directory several streams may share (a show's pictures):
     /// the epoch in the name tells which stream it belongs to.
     public func resource(directory: String, name: String) async -> HLSReply {
-        guard let resource = ResourceName(parsing: name) else { return .error(404, "no such file") }
+        switch resourceRequest(directory: directory, name: name) {
+        case .failure(let error): return error.reply
+        case .success(let (resource, id)): return await answer(.resource(resource), for: id)
+        }
+    }
+
+    /// The resource if it can be answered now (as ``resource(directory:name:)`` would, without waiting); nil when
+    /// the request must be held (the hinted part): then ask ``resource(directory:name:)``.
+    public func resourceNow(directory: String, name: String) -> HLSReply? {
+        switch resourceRequest(directory: directory, name: name) {
+        case .failure(let error):
+            return error.reply
+        case .success(let (resource, id)):
+            guard case .reply(let reply) = firstLook(.resource(resource), for: id) else { return nil }
+            return reply
+        }
+    }
+
+    /// A playlist request from its query, and whether it asks for the plain playlist; or the error answer.
+    private static func playlistRequest(query: String?) -> Result<(Request, Bool), ReplyError> {
+        let query = query ?? ""
+        // Held only until the first segment exists, like a playlist request without directives.
+        if query.split(separator: "&").contains("mode=plain") {
+            return .success((.playlist(BlockingReload.Directives()), true))
+        }
+        do {
+            return .success((.playlist(try BlockingReload.Directives(query: query)), false))
+        } catch {
+            return .failure(ReplyError(.error(400, error.description)))
+        }
+    }
+
+    /// A resource request by file name in a directory, and the stream it belongs to; or the error answer.
+    private func resourceRequest(directory: String, name: String)
+        -> Result<(ResourceName, HLSStreamID), ReplyError> {
+        guard let resource = ResourceName(parsing: name) else {
+            return .failure(ReplyError(.error(404, "no such file")))
+        }
         let id = state.withLock { $0.epochs[resource.epoch] }
-        guard let id, id.directory == directory else { return .error(404, "no such stream") }
-        return await answer(.resource(resource), for: id)
+        guard let id, id.directory == directory else {
+            return .failure(ReplyError(.error(404, "no such stream")))
+        }
+        return .success((resource, id))
+    }
+
+    /// `reply` without its LL-HLS tags, for `mode=plain`.
+    private static func plain(_ reply: HLSReply) -> HLSReply {
+        guard reply.status == 200 else { return reply }
+        var reply = reply
+        reply.body = Array(PlainPlaylist.strip(String(decoding: reply.body, as: UTF8.self)).utf8)
+        return reply
     }
 
     /// The playlist's text now (nil before the first segment), for tests and tools.
@@ -203,12 +254,20 @@ public final class HLSOrigin: Sendable {
         state.withLock { $0.streams[id]?.packager.playlist }
     }
 
-    private func answer(_ request: Request, for id: HLSStreamID) async -> HLSReply {
-        enum First: Sendable {
-            case reply(HLSReply)
-            case wait(holdFor: Duration)
-        }
-        let first = state.withLock { state -> First in
+    private enum First: Sendable {
+        case reply(HLSReply)
+        case wait(holdFor: Duration)
+    }
+
+    /// An error answer carried in a `Result`.
+    private struct ReplyError: Error {
+        let reply: HLSReply
+        init(_ reply: HLSReply) { self.reply = reply }
+    }
+
+    /// The answer now, or how long the request may be held.
+    private func firstLook(_ request: Request, for id: HLSStreamID) -> First {
+        state.withLock { state -> First in
             purgeEnded(&state)
             guard let stream = state.streams[id] else { return .reply(.error(404, "no such stream")) }
             if let reply = Self.evaluate(request, stream.packager) { return .reply(reply) }
@@ -216,7 +275,10 @@ public final class HLSOrigin: Sendable {
             let rfcHold = Duration.seconds(target * BlockingReload.maximumHoldTargetDurations)
             return .wait(holdFor: configuration.maximumHold ?? rfcHold)
         }
-        switch first {
+    }
+
+    private func answer(_ request: Request, for id: HLSStreamID) async -> HLSReply {
+        switch firstLook(request, for: id) {
         case .reply(let reply):
             return reply
         case .wait(let holdFor):
