@@ -30,6 +30,9 @@ public struct HTTPRouter: Sendable {
         case response(HTTPResponse)
         /// Wait in a task for the answer (cancelled if the client disconnects; a thrown error is answered 500).
         case async(@Sendable () async throws -> HTTPResponse)
+        /// Answer later without a task: the closure runs at once on the event loop and keeps the pending response
+        /// where whatever completes it will find it (a held LL-HLS request), or answers it from another thread.
+        case later(@Sendable (HTTPPendingResponse) -> Void)
     }
 
     struct Route: Sendable {

@@ -54,7 +54,8 @@ public final class HLSOrigin: Sendable {
 
     private struct Waiter {
         let request: Request
-        let continuation: CheckedContinuation<HLSReply?, Never>
+        /// Given the reply when released, nil when the hold ends without one.
+        let resume: @Sendable (HLSReply?) -> Void
         /// When the hold ends (503).
         let deadline: ContinuousClock.Instant
     }
@@ -296,14 +297,87 @@ public final class HLSOrigin: Sendable {
         let deadline = ContinuousClock.now + limit
         if let reply = await waitForChange(request, for: id, waiter: waiterID, until: deadline) { return reply }
         // The hold ended (or the request was cancelled): answer with what there is.
-        let cancelled = Task.isCancelled
-        return state.withLock { state -> HLSReply in
-            if !cancelled { state.statistics.timedOutRequests += 1 }
+        return afterHold(request, for: id, counted: !Task.isCancelled)
+    }
+
+    /// The answer to a request whose hold ended without what it waited for; `counted` adds it to the timed-out
+    /// requests.
+    private func afterHold(_ request: Request, for id: HLSStreamID, counted: Bool) -> HLSReply {
+        state.withLock { state -> HLSReply in
+            if counted { state.statistics.timedOutRequests += 1 }
             guard let stream = state.streams[id] else { return .error(404, "no such stream") }
             if case .playlist = request, stream.packager.playlist == nil {
                 return .error(404, "the stream has no playlist yet")
             }
             return .error(503, "not available within the hold time; ask again")
+        }
+    }
+
+    /// The answer to `request` through `reply`, at once (on the calling thread) or, when it is held, from the
+    /// thread whose change releases it (the ingest's, or the expiry sweep's). No task waits: a server holding many
+    /// requests keeps only their callbacks. Returns the cancellation (the client left): the waiter is dropped and
+    /// `reply` is not called.
+    private func answer(_ request: Request, for id: HLSStreamID,
+                        reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
+        let holdFor: Duration
+        switch firstLook(request, for: id) {
+        case .reply(let answer):
+            reply(answer)
+            return {}
+        case .wait(let duration):
+            holdFor = duration
+        }
+        let deadline = ContinuousClock.now + holdFor
+        let (waiterID, immediate, startSweep) = state.withLock { state -> (UInt64, HLSReply?, Bool) in
+            state.nextWaiter += 1
+            let waiterID = state.nextWaiter
+            guard state.streams[id] != nil else { return (waiterID, .error(404, "no such stream"), false) }
+            // It may have changed since the first look.
+            if let answer = Self.evaluate(request, state.streams[id]!.packager) { return (waiterID, answer, false) }
+            state.streams[id]!.waiters[waiterID] = Waiter(request: request, resume: { [weak self] released in
+                guard let released else {
+                    if let self { reply(self.afterHold(request, for: id, counted: true)) }
+                    return
+                }
+                reply(released)
+            }, deadline: deadline)
+            let start = !state.sweeping
+            state.sweeping = true
+            return (waiterID, nil, start)
+        }
+        if startSweep { startSweeping() }
+        if let immediate {
+            reply(immediate)
+            return {}
+        }
+        return { [weak self] in
+            _ = self?.state.withLock { state in state.streams[id]?.waiters.removeValue(forKey: waiterID) }
+        }
+    }
+
+    /// The playlist through `reply`, at once or when held (see ``playlist(_:query:)``), without a task waiting.
+    /// - Returns: the cancellation of the hold (the client left); `reply` is then not called.
+    public func playlist(_ id: HLSStreamID, query: String?,
+                         reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
+        switch Self.playlistRequest(query: query) {
+        case .failure(let error):
+            reply(error.reply)
+            return {}
+        case .success(let (request, plain)):
+            return answer(request, for: id) { reply(plain ? Self.plain($0) : $0) }
+        }
+    }
+
+    /// A resource through `reply`, at once or when held (see ``resource(directory:name:)``), without a task waiting.
+    /// - Returns: the cancellation of the hold (the client left); `reply` is then not called.
+    public func resource(directory: String, name: String,
+                         reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
+        switch resourceRequest(directory: directory, name: name) {
+        case .failure(let error):
+            reply(error.reply)
+            return {}
+        case .success(let (resource, id)):
+            return answer(.resource(resource), for: id, reply: reply)
         }
     }
 
@@ -343,7 +417,7 @@ public final class HLSOrigin: Sendable {
             if !held { state.sweeping = false }
             return (expired, held)
         }
-        for waiter in expired { waiter.continuation.resume(returning: nil) }
+        for waiter in expired { waiter.resume(nil) }
         return held
     }
 
@@ -358,7 +432,7 @@ public final class HLSOrigin: Sendable {
                     // It may have changed since the first look, or the wait may already be cancelled.
                     if Task.isCancelled || ContinuousClock.now >= deadline { return (.some(nil), false) }
                     if let reply = Self.evaluate(request, state.streams[id]!.packager) { return (.some(reply), false) }
-                    state.streams[id]!.waiters[waiterID] = Waiter(request: request, continuation: continuation,
+                    state.streams[id]!.waiters[waiterID] = Waiter(request: request, resume: { continuation.resume(returning: $0) },
                                                                   deadline: deadline)
                     let start = !state.sweeping
                     state.sweeping = true
@@ -371,7 +445,7 @@ public final class HLSOrigin: Sendable {
             let waiter = state.withLock { state -> Waiter? in
                 state.streams[id]?.waiters.removeValue(forKey: waiterID)
             }
-            waiter?.continuation.resume(returning: nil)
+            waiter?.resume(nil)
         }
     }
 
@@ -390,7 +464,7 @@ public final class HLSOrigin: Sendable {
 
     private func resume(_ released: [(Waiter, HLSReply?)]) {
         for (waiter, reply) in released {
-            waiter.continuation.resume(returning: reply)
+            waiter.resume(reply)
         }
     }
 

@@ -92,8 +92,8 @@ final class ServeHLS: Sendable {
     // MARK: Routes
 
     /// Adds `/hls/{app}/{tag}/{file}` (plain publishes) and `/hls/{stream}/{file}` (shows' pictures). Both answer on
-    /// the HTTP server's event loop what exists now; only a request that must be held (a blocking reload, the
-    /// hinted part) waits in a task.
+    /// the HTTP server's event loop what exists now; a request that must be held (a blocking reload, the hinted
+    /// part) is kept by the origin as a callback, answered from the thread that completes its part (no task).
     func addRoutes(to router: inout HTTPRouter) {
         let origin = self.origin
         router.add(.get, "/hls/{app}/{tag}/{file}", .immediateOrAsync { request in
@@ -118,18 +118,22 @@ final class ServeHLS: Sendable {
         })
     }
 
-    /// The playlist now, or held in a task until it can be answered.
+    /// The playlist now, or held (without a task) until it can be answered.
     private static func playlist(_ origin: HLSOrigin, _ id: HLSStreamID, query: String?)
         -> HTTPRouter.ImmediateOrAsync {
         if let reply = origin.playlistNow(id, query: query) { return .response(response(reply)) }
-        return .async { response(await origin.playlist(id, query: query)) }
+        return .later { pending in
+            pending.onCancel(origin.playlist(id, query: query) { pending.respond(response($0)) })
+        }
     }
 
-    /// The resource now, or held in a task until it can be answered.
+    /// The resource now, or held (without a task) until it can be answered.
     private static func resource(_ origin: HLSOrigin, directory: String, name: String)
         -> HTTPRouter.ImmediateOrAsync {
         if let reply = origin.resourceNow(directory: directory, name: name) { return .response(response(reply)) }
-        return .async { response(await origin.resource(directory: directory, name: name)) }
+        return .later { pending in
+            pending.onCancel(origin.resource(directory: directory, name: name) { pending.respond(response($0)) })
+        }
     }
 
     static func response(_ reply: HLSReply) -> HTTPResponse {
