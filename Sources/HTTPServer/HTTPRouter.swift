@@ -83,15 +83,17 @@ public struct HTTPRouter: Sendable {
     }
 
     /// Serves the files under `directory` at `prefix` ("/static" serves "/static/app.js"), with ETag and Range,
-    /// on the event loop.
+    /// on the event loop. The route keeps the descriptors of up to 32 files it served, reused while their path still
+    /// names the same file (see docs/http.md).
     public mutating func files(_ prefix: String, directory: String) {
         let root = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         let pattern = (prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix) + "/{...}"
         let prefixSegments = HTTPRequestTarget(prefix)?.pathSegments.count ?? 0
+        let cache = OpenFileCache()
         add(.get, pattern, .immediate { request in
             // The decoded segments after the prefix (an encoded "/" stays inside its segment, and is refused).
             let segments = Array(request.target.pathSegments.dropFirst(prefixSegments))
-            return StaticFiles.response(root: root, segments: segments, request: request)
+            return StaticFiles.response(root: root, segments: segments, request: request, cache: cache)
         })
     }
 
