@@ -7,7 +7,9 @@ import Locking
 /// to players' requests, held until what they ask for exists.
 ///
 /// The ingest calls ``publishStarted(_:)``, ``append(_:to:)`` and ``publishStopped(_:)`` on its loop thread; HTTP
-/// handlers call ``playlist(_:query:)``, ``resource(_:name:)`` and ``resource(directory:name:)`` from any task. A
+/// handlers call ``playlist(_:query:)``, ``resource(_:name:)`` and ``resource(directory:name:)`` from any task, or,
+/// without a task, ``playlistNow(_:query:)`` and ``resourceNow(directory:name:)`` and, for what must be held, the
+/// callback forms ``playlist(_:query:reply:)`` and ``resource(directory:name:reply:)``. A
 /// blocking playlist reload or a request for the hinted part waits on the stream's changes (no polling) and is
 /// answered the moment the packager reports the part; after ``BlockingReload/maximumHoldTargetDurations`` target
 /// durations it gets 503 (one sweep every ``sweepInterval``, running only while requests are held, ends the holds).
