@@ -250,7 +250,7 @@ let package = Package(
         .testTarget(name: "PublisherTests", dependencies: ["Publisher"], swiftSettings: strict),
         .testTarget(name: "MP4Tests", dependencies: ["MP4", "FLV", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "MP4", "FLV", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "LiveHLSTests", dependencies: ["LiveHLS", "HLS", "FLV", "TestSupport"],
+        .testTarget(name: "LiveHLSTests", dependencies: ["LiveHLS", "HLS", "FLV", "Locking", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),

@@ -16,8 +16,23 @@ public struct HTTPRouter: Sendable {
         /// database answers...). If the client disconnects first, the task is cancelled. A thrown error is
         /// answered with 500.
         case async(@Sendable (HTTPRequest) async throws -> HTTPResponse)
+        /// Runs on the event loop like ``immediate`` and answers at once when it can; only when it must wait (a
+        /// blocking playlist reload whose part does not exist yet) does it hand over to a task, which then behaves
+        /// as ``async``. A request answered at once costs no task.
+        case immediateOrAsync(@Sendable (HTTPRequest) -> ImmediateOrAsync)
         /// A WebSocket endpoint (see ``HTTPRouter/webSocket(_:options:decide:)``).
         case webSocket(WebSocketRoute)
+    }
+
+    /// What an ``Handler/immediateOrAsync(_:)`` handler decides on the event loop.
+    public enum ImmediateOrAsync: Sendable {
+        /// The answer, sent at once.
+        case response(HTTPResponse)
+        /// Wait in a task for the answer (cancelled if the client disconnects; a thrown error is answered 500).
+        case async(@Sendable () async throws -> HTTPResponse)
+        /// Answer later without a task: the closure runs at once on the event loop and keeps the pending response
+        /// where whatever completes it will find it (a held LL-HLS request), or answers it from another thread.
+        case later(@Sendable (HTTPPendingResponse) -> Void)
     }
 
     struct Route: Sendable {
@@ -68,15 +83,17 @@ public struct HTTPRouter: Sendable {
     }
 
     /// Serves the files under `directory` at `prefix` ("/static" serves "/static/app.js"), with ETag and Range,
-    /// on the event loop.
+    /// on the event loop. The route keeps the descriptors of up to 32 files it served, reused while their path still
+    /// names the same file (see docs/http.md).
     public mutating func files(_ prefix: String, directory: String) {
         let root = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         let pattern = (prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix) + "/{...}"
         let prefixSegments = HTTPRequestTarget(prefix)?.pathSegments.count ?? 0
+        let cache = OpenFileCache()
         add(.get, pattern, .immediate { request in
             // The decoded segments after the prefix (an encoded "/" stays inside its segment, and is refused).
             let segments = Array(request.target.pathSegments.dropFirst(prefixSegments))
-            return StaticFiles.response(root: root, segments: segments, request: request)
+            return StaticFiles.response(root: root, segments: segments, request: request, cache: cache)
         })
     }
 

@@ -25,6 +25,8 @@ final class HTTPServerConnection: ConnectionHandler {
     /// Counts exchanges, so that a late answer for a request whose connection moved on is dropped.
     private var exchange: UInt64 = 0
     private var lifetime: OneShotEvent?
+    /// The response a `.later` handler owes, cancelled if the connection closes first.
+    private var pending: HTTPPendingResponse?
     private var writer: HTTPBodyWriter?
     private var file: FileSender?
     /// The route found for the last head (its body limit was asked for before its body was read), kept for the
@@ -66,6 +68,8 @@ final class HTTPServerConnection: ConnectionHandler {
     func connectionDidClose(_ connection: Connection, error: TransportError?) {
         timer?.cancel()
         lifetime?.fire()
+        pending?.cancel()
+        pending = nil
         writer?.failed()
         file = nil
         if let error, error.code != .peerClosed, error.code != .closed, error.code != .timeout {
@@ -152,6 +156,15 @@ final class HTTPServerConnection: ConnectionHandler {
                 respond(handler(request))
             case .async(let handler):
                 runAsync(request, handler)
+            case .immediateOrAsync(let handler):
+                switch handler(request) {
+                case .response(let response):
+                    respond(response)
+                case .async(let later):
+                    runAsync(request) { _ in try await later() }
+                case .later(let start):
+                    start(pendingResponse())
+                }
             case .webSocket(let webSocket):
                 upgrade(request, webSocket)
             }
@@ -183,9 +196,21 @@ final class HTTPServerConnection: ConnectionHandler {
         }
     }
 
+    /// The pending response of a `.later` handler: given from any thread, it is sent on the loop.
+    private func pendingResponse() -> HTTPPendingResponse {
+        let bound = LoopBound(self, loop: connection.loop)
+        let exchange = self.exchange
+        let pending = HTTPPendingResponse { response in
+            bound.loop.execute { bound.value.finishAsync(response, exchange: exchange) }
+        }
+        self.pending = pending
+        return pending
+    }
+
     private func finishAsync(_ response: HTTPResponse, exchange: UInt64) {
         guard exchange == self.exchange, machine.phase == .handling, connection.isOpen else { return }
         lifetime = nil
+        pending = nil
         respond(response)
     }
 

@@ -13,6 +13,31 @@ final class OpenFile: @unchecked Sendable {
     let size: Int
     let modifiedSeconds: Int
     let modifiedNanoseconds: Int
+    /// Which file, and which version of it, the descriptor was opened on.
+    let identity: Identity
+
+    /// The fields of a file's `stat` that change when the path names another file or the file changes.
+    struct Identity: Equatable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int
+        let modified: timespec
+        let changed: timespec
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int(info.st_size)
+            modified = info.st_mtim
+            changed = info.st_ctim
+        }
+
+        static func == (lhs: Identity, rhs: Identity) -> Bool {
+            lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
+                && lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
+                && lhs.changed.tv_sec == rhs.changed.tv_sec && lhs.changed.tv_nsec == rhs.changed.tv_nsec
+        }
+    }
 
     /// What opening a path found.
     enum Outcome {
@@ -32,9 +57,7 @@ final class OpenFile: @unchecked Sendable {
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
-            return .file(OpenFile(descriptor: descriptor, size: Int(info.st_size),
-                                  modifiedSeconds: Int(info.st_mtim.tv_sec),
-                                  modifiedNanoseconds: Int(info.st_mtim.tv_nsec)))
+            return .file(OpenFile(descriptor: descriptor, info: info))
         case S_IFDIR:
             close(descriptor)
             return .directory
@@ -44,11 +67,12 @@ final class OpenFile: @unchecked Sendable {
         }
     }
 
-    private init(descriptor: Int32, size: Int, modifiedSeconds: Int, modifiedNanoseconds: Int) {
+    private init(descriptor: Int32, info: stat) {
         self.descriptor = descriptor
-        self.size = size
-        self.modifiedSeconds = modifiedSeconds
-        self.modifiedNanoseconds = modifiedNanoseconds
+        size = Int(info.st_size)
+        modifiedSeconds = Int(info.st_mtim.tv_sec)
+        modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+        identity = Identity(info)
     }
 
     deinit {

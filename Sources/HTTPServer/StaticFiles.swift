@@ -62,6 +62,12 @@ public enum StaticFiles {
     /// The response for `segments` under `root`: the file, `index.html` for a directory, or 404. Segments that
     /// could leave the directory or reach hidden files ("..", ".", ".git", anything with "/" or NUL) are 404.
     public static func response(root: String, segments: [String], request: HTTPRequest) -> HTTPResponse {
+        response(root: root, segments: segments, request: request, cache: nil)
+    }
+
+    /// As ``response(root:segments:request:)``, reusing the descriptors `cache` holds (a route's cache).
+    static func response(root: String, segments: [String], request: HTTPRequest,
+                         cache: OpenFileCache?) -> HTTPResponse {
         for segment in segments {
             let utf8 = segment.utf8
             if utf8.first == UInt8(ascii: ".") || utf8.contains(UInt8(ascii: "/")) || utf8.contains(0) {
@@ -75,7 +81,7 @@ public enum StaticFiles {
             path += segment
         }
         if segments.isEmpty { path += "/" }
-        switch OpenFile.open(path) {
+        switch cache?.open(path) ?? OpenFile.open(path) {
         case .file(let file):
             return .fileResponse(file, path: path, for: request, contentType: nil)
         case .directory:

@@ -7,7 +7,9 @@ import Locking
 /// to players' requests, held until what they ask for exists.
 ///
 /// The ingest calls ``publishStarted(_:)``, ``append(_:to:)`` and ``publishStopped(_:)`` on its loop thread; HTTP
-/// handlers call ``playlist(_:query:)``, ``resource(_:name:)`` and ``resource(directory:name:)`` from any task. A
+/// handlers call ``playlist(_:query:)``, ``resource(_:name:)`` and ``resource(directory:name:)`` from any task, or,
+/// without a task, ``playlistNow(_:query:)`` and ``resourceNow(directory:name:)`` and, for what must be held, the
+/// callback forms ``playlist(_:query:reply:)`` and ``resource(directory:name:reply:)``. A
 /// blocking playlist reload or a request for the hinted part waits on the stream's changes (no polling) and is
 /// answered the moment the packager reports the part; after ``BlockingReload/maximumHoldTargetDurations`` target
 /// durations it gets 503 (one sweep every ``sweepInterval``, running only while requests are held, ends the holds).
@@ -54,7 +56,8 @@ public final class HLSOrigin: Sendable {
 
     private struct Waiter {
         let request: Request
-        let continuation: CheckedContinuation<HLSReply?, Never>
+        /// Given the reply when released, nil when the hold ends without one.
+        let resume: @Sendable (HLSReply?) -> Void
         /// When the hold ends (503).
         let deadline: ContinuousClock.Instant
     }
@@ -165,22 +168,26 @@ public final class HLSOrigin: Sendable {
     /// the query it is answered at once without its LL-HLS tags (``PlainPlaylist``), as a server of ordinary HLS
     /// would: the comparison the latency measurements make.
     public func playlist(_ id: HLSStreamID, query: String?) async -> HLSReply {
-        let query = query ?? ""
-        if query.split(separator: "&").contains("mode=plain") {
-            // Held only until the first segment exists, like a playlist request without directives.
-            var reply = await answer(.playlist(BlockingReload.Directives()), for: id)
-            if reply.status == 200 {
-                reply.body = Array(PlainPlaylist.strip(String(decoding: reply.body, as: UTF8.self)).utf8)
-            }
-            return reply
+        switch Self.playlistRequest(query: query) {
+        case .failure(let error):
+            return error.reply
+        case .success(let (request, plain)):
+            let reply = await answer(request, for: id)
+            return plain ? Self.plain(reply) : reply
         }
-        let directives: BlockingReload.Directives
-        do {
-            directives = try BlockingReload.Directives(query: query)
-        } catch {
-            return .error(400, error.description)
+    }
+
+    /// The media playlist if it can be answered now (as ``playlist(_:query:)`` would, without waiting); nil when
+    /// the request must be held: then ask ``playlist(_:query:)``. An HTTP server answers most requests this way on
+    /// its event loop, and starts a task only for the held ones.
+    public func playlistNow(_ id: HLSStreamID, query: String?) -> HLSReply? {
+        switch Self.playlistRequest(query: query) {
+        case .failure(let error):
+            return error.reply
+        case .success(let (request, plain)):
+            guard case .reply(let reply) = firstLook(request, for: id) else { return nil }
+            return plain ? Self.plain(reply) : reply
         }
-        return await answer(.playlist(directives), for: id)
     }
 
     /// An init segment, part or segment by file name; the hinted part is held until it is complete.
@@ -192,10 +199,57 @@ public final class HLSOrigin: Sendable {
     /// An init segment, part or segment by file name, in a directory several streams may share (a show's pictures):
     /// the epoch in the name tells which stream it belongs to.
     public func resource(directory: String, name: String) async -> HLSReply {
-        guard let resource = ResourceName(parsing: name) else { return .error(404, "no such file") }
+        switch resourceRequest(directory: directory, name: name) {
+        case .failure(let error): return error.reply
+        case .success(let (resource, id)): return await answer(.resource(resource), for: id)
+        }
+    }
+
+    /// The resource if it can be answered now (as ``resource(directory:name:)`` would, without waiting); nil when
+    /// the request must be held (the hinted part): then ask ``resource(directory:name:)``.
+    public func resourceNow(directory: String, name: String) -> HLSReply? {
+        switch resourceRequest(directory: directory, name: name) {
+        case .failure(let error):
+            return error.reply
+        case .success(let (resource, id)):
+            guard case .reply(let reply) = firstLook(.resource(resource), for: id) else { return nil }
+            return reply
+        }
+    }
+
+    /// A playlist request from its query, and whether it asks for the plain playlist; or the error answer.
+    private static func playlistRequest(query: String?) -> Result<(Request, Bool), ReplyError> {
+        let query = query ?? ""
+        // Held only until the first segment exists, like a playlist request without directives.
+        if query.split(separator: "&").contains("mode=plain") {
+            return .success((.playlist(BlockingReload.Directives()), true))
+        }
+        do {
+            return .success((.playlist(try BlockingReload.Directives(query: query)), false))
+        } catch {
+            return .failure(ReplyError(.error(400, error.description)))
+        }
+    }
+
+    /// A resource request by file name in a directory, and the stream it belongs to; or the error answer.
+    private func resourceRequest(directory: String, name: String)
+        -> Result<(ResourceName, HLSStreamID), ReplyError> {
+        guard let resource = ResourceName(parsing: name) else {
+            return .failure(ReplyError(.error(404, "no such file")))
+        }
         let id = state.withLock { $0.epochs[resource.epoch] }
-        guard let id, id.directory == directory else { return .error(404, "no such stream") }
-        return await answer(.resource(resource), for: id)
+        guard let id, id.directory == directory else {
+            return .failure(ReplyError(.error(404, "no such stream")))
+        }
+        return .success((resource, id))
+    }
+
+    /// `reply` without its LL-HLS tags, for `mode=plain`.
+    private static func plain(_ reply: HLSReply) -> HLSReply {
+        guard reply.status == 200 else { return reply }
+        var reply = reply
+        reply.body = Array(PlainPlaylist.strip(String(decoding: reply.body, as: UTF8.self)).utf8)
+        return reply
     }
 
     /// The playlist's text now (nil before the first segment), for tests and tools.
@@ -203,12 +257,20 @@ public final class HLSOrigin: Sendable {
         state.withLock { $0.streams[id]?.packager.playlist }
     }
 
-    private func answer(_ request: Request, for id: HLSStreamID) async -> HLSReply {
-        enum First: Sendable {
-            case reply(HLSReply)
-            case wait(holdFor: Duration)
-        }
-        let first = state.withLock { state -> First in
+    private enum First: Sendable {
+        case reply(HLSReply)
+        case wait(holdFor: Duration)
+    }
+
+    /// An error answer carried in a `Result`.
+    private struct ReplyError: Error {
+        let reply: HLSReply
+        init(_ reply: HLSReply) { self.reply = reply }
+    }
+
+    /// The answer now, or how long the request may be held.
+    private func firstLook(_ request: Request, for id: HLSStreamID) -> First {
+        state.withLock { state -> First in
             purgeEnded(&state)
             guard let stream = state.streams[id] else { return .reply(.error(404, "no such stream")) }
             if let reply = Self.evaluate(request, stream.packager) { return .reply(reply) }
@@ -216,7 +278,10 @@ public final class HLSOrigin: Sendable {
             let rfcHold = Duration.seconds(target * BlockingReload.maximumHoldTargetDurations)
             return .wait(holdFor: configuration.maximumHold ?? rfcHold)
         }
-        switch first {
+    }
+
+    private func answer(_ request: Request, for id: HLSStreamID) async -> HLSReply {
+        switch firstLook(request, for: id) {
         case .reply(let reply):
             return reply
         case .wait(let holdFor):
@@ -234,14 +299,87 @@ public final class HLSOrigin: Sendable {
         let deadline = ContinuousClock.now + limit
         if let reply = await waitForChange(request, for: id, waiter: waiterID, until: deadline) { return reply }
         // The hold ended (or the request was cancelled): answer with what there is.
-        let cancelled = Task.isCancelled
-        return state.withLock { state -> HLSReply in
-            if !cancelled { state.statistics.timedOutRequests += 1 }
+        return afterHold(request, for: id, counted: !Task.isCancelled)
+    }
+
+    /// The answer to a request whose hold ended without what it waited for; `counted` adds it to the timed-out
+    /// requests.
+    private func afterHold(_ request: Request, for id: HLSStreamID, counted: Bool) -> HLSReply {
+        state.withLock { state -> HLSReply in
+            if counted { state.statistics.timedOutRequests += 1 }
             guard let stream = state.streams[id] else { return .error(404, "no such stream") }
             if case .playlist = request, stream.packager.playlist == nil {
                 return .error(404, "the stream has no playlist yet")
             }
             return .error(503, "not available within the hold time; ask again")
+        }
+    }
+
+    /// The answer to `request` through `reply`, at once (on the calling thread) or, when it is held, from the
+    /// thread whose change releases it (the ingest's, or the expiry sweep's). No task waits: a server holding many
+    /// requests keeps only their callbacks. Returns the cancellation (the client left): the waiter is dropped and
+    /// `reply` is not called.
+    private func answer(_ request: Request, for id: HLSStreamID,
+                        reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
+        let holdFor: Duration
+        switch firstLook(request, for: id) {
+        case .reply(let answer):
+            reply(answer)
+            return {}
+        case .wait(let duration):
+            holdFor = duration
+        }
+        let deadline = ContinuousClock.now + holdFor
+        let (waiterID, immediate, startSweep) = state.withLock { state -> (UInt64, HLSReply?, Bool) in
+            state.nextWaiter += 1
+            let waiterID = state.nextWaiter
+            guard state.streams[id] != nil else { return (waiterID, .error(404, "no such stream"), false) }
+            // It may have changed since the first look.
+            if let answer = Self.evaluate(request, state.streams[id]!.packager) { return (waiterID, answer, false) }
+            state.streams[id]!.waiters[waiterID] = Waiter(request: request, resume: { [weak self] released in
+                guard let released else {
+                    if let self { reply(self.afterHold(request, for: id, counted: true)) }
+                    return
+                }
+                reply(released)
+            }, deadline: deadline)
+            let start = !state.sweeping
+            state.sweeping = true
+            return (waiterID, nil, start)
+        }
+        if startSweep { startSweeping() }
+        if let immediate {
+            reply(immediate)
+            return {}
+        }
+        return { [weak self] in
+            _ = self?.state.withLock { state in state.streams[id]?.waiters.removeValue(forKey: waiterID) }
+        }
+    }
+
+    /// The playlist through `reply`, at once or when held (see ``playlist(_:query:)``), without a task waiting.
+    /// - Returns: the cancellation of the hold (the client left); `reply` is then not called.
+    public func playlist(_ id: HLSStreamID, query: String?,
+                         reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
+        switch Self.playlistRequest(query: query) {
+        case .failure(let error):
+            reply(error.reply)
+            return {}
+        case .success(let (request, plain)):
+            return answer(request, for: id) { reply(plain ? Self.plain($0) : $0) }
+        }
+    }
+
+    /// A resource through `reply`, at once or when held (see ``resource(directory:name:)``), without a task waiting.
+    /// - Returns: the cancellation of the hold (the client left); `reply` is then not called.
+    public func resource(directory: String, name: String,
+                         reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
+        switch resourceRequest(directory: directory, name: name) {
+        case .failure(let error):
+            reply(error.reply)
+            return {}
+        case .success(let (resource, id)):
+            return answer(.resource(resource), for: id, reply: reply)
         }
     }
 
@@ -281,7 +419,7 @@ public final class HLSOrigin: Sendable {
             if !held { state.sweeping = false }
             return (expired, held)
         }
-        for waiter in expired { waiter.continuation.resume(returning: nil) }
+        for waiter in expired { waiter.resume(nil) }
         return held
     }
 
@@ -296,7 +434,7 @@ public final class HLSOrigin: Sendable {
                     // It may have changed since the first look, or the wait may already be cancelled.
                     if Task.isCancelled || ContinuousClock.now >= deadline { return (.some(nil), false) }
                     if let reply = Self.evaluate(request, state.streams[id]!.packager) { return (.some(reply), false) }
-                    state.streams[id]!.waiters[waiterID] = Waiter(request: request, continuation: continuation,
+                    state.streams[id]!.waiters[waiterID] = Waiter(request: request, resume: { continuation.resume(returning: $0) },
                                                                   deadline: deadline)
                     let start = !state.sweeping
                     state.sweeping = true
@@ -309,7 +447,7 @@ public final class HLSOrigin: Sendable {
             let waiter = state.withLock { state -> Waiter? in
                 state.streams[id]?.waiters.removeValue(forKey: waiterID)
             }
-            waiter?.continuation.resume(returning: nil)
+            waiter?.resume(nil)
         }
     }
 
@@ -328,7 +466,7 @@ public final class HLSOrigin: Sendable {
 
     private func resume(_ released: [(Waiter, HLSReply?)]) {
         for (waiter, reply) in released {
-            waiter.continuation.resume(returning: reply)
+            waiter.resume(reply)
         }
     }
 

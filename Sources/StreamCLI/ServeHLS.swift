@@ -91,29 +91,49 @@ final class ServeHLS: Sendable {
 
     // MARK: Routes
 
-    /// Adds `/hls/{app}/{tag}/{file}` (plain publishes) and `/hls/{stream}/{file}` (shows' pictures).
+    /// Adds `/hls/{app}/{tag}/{file}` (plain publishes) and `/hls/{stream}/{file}` (shows' pictures). Both answer on
+    /// the HTTP server's event loop what exists now; a request that must be held (a blocking reload, the hinted
+    /// part) is kept by the origin as a callback, answered from the thread that completes its part (no task).
     func addRoutes(to router: inout HTTPRouter) {
         let origin = self.origin
-        router.add(.get, "/hls/{app}/{tag}/{file}", .async { request in
+        router.add(.get, "/hls/{app}/{tag}/{file}", .immediateOrAsync { request in
             guard let id = HLSStreamID(app: request.parameters["app"] ?? "", tag: request.parameters["tag"] ?? "")
-            else { return .status(.notFound) }
+            else { return .response(.status(.notFound)) }
             let file = request.parameters["file"] ?? ""
             if file == id.playlist + ".m3u8" {
-                return Self.response(await origin.playlist(id, query: request.target.rawQuery))
+                return Self.playlist(origin, id, query: request.target.rawQuery)
             }
-            return Self.response(await origin.resource(directory: id.directory, name: file))
+            return Self.resource(origin, directory: id.directory, name: file)
         })
-        router.add(.get, "/hls/{stream}/{file}", .async { request in
+        router.add(.get, "/hls/{stream}/{file}", .immediateOrAsync { request in
             let stream = request.parameters["stream"] ?? ""
             let file = request.parameters["file"] ?? ""
             if file.hasSuffix(".m3u8") {
                 guard let id = HLSStreamID(show: stream, picture: String(file.dropLast(5))) else {
-                    return .status(.notFound)
+                    return .response(.status(.notFound))
                 }
-                return Self.response(await origin.playlist(id, query: request.target.rawQuery))
+                return Self.playlist(origin, id, query: request.target.rawQuery)
             }
-            return Self.response(await origin.resource(directory: stream, name: file))
+            return Self.resource(origin, directory: stream, name: file)
         })
+    }
+
+    /// The playlist now, or held (without a task) until it can be answered.
+    private static func playlist(_ origin: HLSOrigin, _ id: HLSStreamID, query: String?)
+        -> HTTPRouter.ImmediateOrAsync {
+        if let reply = origin.playlistNow(id, query: query) { return .response(response(reply)) }
+        return .later { pending in
+            pending.onCancel(origin.playlist(id, query: query) { pending.respond(response($0)) })
+        }
+    }
+
+    /// The resource now, or held (without a task) until it can be answered.
+    private static func resource(_ origin: HLSOrigin, directory: String, name: String)
+        -> HTTPRouter.ImmediateOrAsync {
+        if let reply = origin.resourceNow(directory: directory, name: name) { return .response(response(reply)) }
+        return .later { pending in
+            pending.onCancel(origin.resource(directory: directory, name: name) { pending.respond(response($0)) })
+        }
     }
 
     static func response(_ reply: HLSReply) -> HTTPResponse {

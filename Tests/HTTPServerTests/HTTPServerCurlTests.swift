@@ -21,6 +21,33 @@ struct HTTPServerCurlTests {
         try await offPool { try Subprocess.run("curl", ["-sS", "--max-time", "20"] + arguments, timeout: 30) }
     }
 
+    @Test func aServedFileThatChangesIsServedAsItIsNow() async throws {
+        // The files route reuses descriptors while the path names the same file: every change must still show.
+        let server = try await TestServer()
+        let path = server.files.file("changing.txt")
+        try "version one\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let first = try await curl([server.url("/files/changing.txt"), server.url("/files/changing.txt")])
+        #expect(first.stdout == "version one\n" + "version one\n")
+        // Rewritten in place, same size: a new modification time, the same inode.
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data("version two\n".utf8))
+        try handle.close()
+        #expect(try await curl([server.url("/files/changing.txt")]).stdout == "version two\n")
+        // Replaced by a rename: another inode.
+        try "version three, longer\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try await curl([server.url("/files/changing.txt")]).stdout == "version three, longer\n")
+        try FileManager.default.removeItem(atPath: path)
+        let gone = try await curlStatus(["-o", "/dev/null", "-w", "%{http_code}", server.url("/files/changing.txt")])
+        #expect(gone.stdout == "404")
+        // More files than the cache keeps: each still served whole.
+        for index in 0..<40 {
+            try "file \(index)\n".write(toFile: server.files.file("f\(index).txt"), atomically: true, encoding: .utf8)
+        }
+        let many = try await curl((0..<40).map { server.url("/files/f\($0).txt") })
+        #expect(many.stdout == (0..<40).map { "file \($0)\n" }.joined())
+        await server.stop()
+    }
+
     @Test func reusesAKeepAliveConnection() async throws {
         let server = try await TestServer()
         let result = try await curl(["-v", server.url("/hello"), server.url("/slow"), server.url("/files/small.txt")])

@@ -1,6 +1,7 @@
 import FLV
 import Foundation
 import HLS
+import Locking
 import Testing
 import TestSupport
 @testable import LiveHLS
@@ -113,6 +114,51 @@ import TestSupport
         while origin.statistics.heldRequests < 1 { try await Task.sleep(for: .milliseconds(5)) }
         task.cancel()
         _ = await task.value
+        #expect(origin.statistics.heldRequests == 0)
+    }
+
+    @Test func callbackRequestsAreAnsweredAtOnceWhenReleasedOrWhenTheHoldEnds() async throws {
+        let configuration = HLSOrigin.Configuration(maximumHold: .milliseconds(300))
+        let (origin, _, rest) = Self.origin(milliseconds: 5000, configuration: configuration)
+        let replies = Locked<[String: HLSReply]>([:])
+        func record(_ key: String) -> @Sendable (HLSReply) -> Void {
+            { reply in replies.withLock { $0[key] = reply } }
+        }
+        // What exists is answered at once, on the calling thread, by both forms.
+        #expect(origin.playlistNow(Self.id, query: nil)?.status == 200)
+        _ = origin.playlist(Self.id, query: nil, reply: record("now"))
+        #expect(replies.withLock { $0["now"]?.status } == 200)
+        _ = origin.playlist(Self.id, query: "_HLS_part=1", reply: record("bad"))
+        #expect(replies.withLock { $0["bad"]?.status } == 400)
+        #expect(origin.playlistNow(Self.id, query: "_HLS_part=1")?.status == 400)
+        #expect(origin.resourceNow(directory: Self.id.directory, name: "part-zz-1.0.m4s")?.status == 404)
+
+        // The next segment: held (nil now), released by the ingest's frames.
+        let position = try #require(origin.currentPlaylist(Self.id))
+        let lastSegment = position.split(separator: "\n").filter { $0.hasPrefix("#EXTINF") }.count
+        let mediaSequence = Int(try #require(position.split(separator: "\n")
+            .first { $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") }).split(separator: ":")[1])!
+        let next = "_HLS_msn=\(mediaSequence + lastSegment)"
+        #expect(origin.playlistNow(Self.id, query: next) == nil)
+        _ = origin.playlist(Self.id, query: next, reply: record("released"))
+        // A cancelled hold is never answered and leaves no waiter.
+        let cancel = origin.playlist(Self.id, query: next, reply: record("cancelled"))
+        #expect(origin.statistics.heldRequests == 2)
+        cancel()
+        #expect(origin.statistics.heldRequests == 1)
+        for tag in rest where origin.statistics.heldRequests > 0 { origin.append(tag, to: Self.id) }
+        #expect(replies.withLock { $0["released"]?.status } == 200)
+        #expect(replies.withLock { $0["cancelled"] } == nil)
+
+        // Two segments ahead: held until the hold time ends, then 503 (counted).
+        let far = "_HLS_msn=\(mediaSequence + lastSegment + 2)"
+        _ = origin.playlist(Self.id, query: far, reply: record("late"))
+        let started = ContinuousClock.now
+        while replies.withLock({ $0["late"] }) == nil && ContinuousClock.now - started < .seconds(5) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(replies.withLock { $0["late"]?.status } == 503)
+        #expect(origin.statistics.timedOutRequests == 1)
         #expect(origin.statistics.heldRequests == 0)
     }
 
