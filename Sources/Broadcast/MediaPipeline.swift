@@ -54,6 +54,9 @@ final class MediaPipeline {
                                                            bitrateKbps: settings.audioBitrateKbps)
         let video: X264Encoder
         let audio: AACEncoder
+        // The broadcaster's resident memory is bounded (an iOS extension dies past ~50 MB; the bench holds Linux to
+        // the same): x264's huge pages alone would cost ~6 MB at 720p.
+        X264Encoder.avoidHugePages()
         do {
             video = try X264Encoder(configuration: videoConfiguration, options: configuration.x264)
             audio = try AACEncoder(configuration: audioConfiguration)
