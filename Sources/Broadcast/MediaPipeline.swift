@@ -3,7 +3,12 @@ import Capture
 import Encoders
 import Engine
 import FLV
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Media
 import StreamCore
 

@@ -1,6 +1,11 @@
 import Broadcast
 import Engine
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import IngestServer
 import Publisher
 import StreamCore
@@ -54,7 +59,7 @@ struct DemoCommand: Command {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CLIError.failure("cannot create the recording directory \(directory): \(error.localizedDescription)")
+            throw CLIError.failure("cannot create the recording directory \(directory): \(error)")
         }
         let recordDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
         let recordings = Locked<[String]>([])
