@@ -17,6 +17,8 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzHTTPRequestHead", [.product(name: "HTTP", package: "Stream")]),
     ("FuzzChunkedDecoder", [.product(name: "HTTP", package: "Stream")]),
     ("FuzzWebSocketFrameDecoder", [.product(name: "WebSocket", package: "Stream")]),
+    ("FuzzLiveRequest", [.product(name: "LiveProtocol", package: "Stream")]),
+    ("FuzzShowsFile", [.product(name: "LiveShows", package: "Stream")]),
 ]
 
 let package = Package(
@@ -31,7 +33,8 @@ let package = Package(
             name: "MakeCorpus",
             dependencies: ["FuzzSupport", .product(name: "RTMP", package: "Stream"),
                            .product(name: "FLV", package: "Stream"), .product(name: "StreamCore", package: "Stream"),
-                           .product(name: "HTTP", package: "Stream"), .product(name: "WebSocket", package: "Stream")]),
+                           .product(name: "HTTP", package: "Stream"), .product(name: "WebSocket", package: "Stream"),
+                           .product(name: "LiveProtocol", package: "Stream")]),
     ] + fuzzTargets.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies) },
     swiftLanguageModes: [.v6]
 )

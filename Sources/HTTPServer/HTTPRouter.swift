@@ -122,8 +122,12 @@ public struct WebSocketOptions: Sendable {
     public var maximumMessageSize: Int
     /// Bytes that may wait to be sent to one client: a send that finds more than this already waiting closes the
     /// client with 1008 (a reader too slow for the stream), so one stalled viewer costs at most this much memory
-    /// plus one message.
+    /// plus one message, plus what the kernel holds (``socketSendBufferSize``).
     public var outboundQueueLimit: Int
+    /// The kernel's send buffer for the session's socket (SO_SNDBUF, which Linux doubles); nil (the default) leaves
+    /// the kernel's auto-tuning, which suits bulk senders but lets a stalled reader pin up to 4 MiB of kernel memory
+    /// before ``outboundQueueLimit`` sees a byte. Servers with many small-message readers (chat) set it.
+    public var socketSendBufferSize: Int?
     /// With nothing received for this long, the server pings; with nothing for twice as long, it drops the
     /// connection as dead. Nil turns keep-alive pings off.
     public var pingInterval: Duration?
@@ -133,9 +137,11 @@ public struct WebSocketOptions: Sendable {
 
     /// Creates options; the defaults are documented in docs/http.md.
     public init(maximumMessageSize: Int = 1 << 20, outboundQueueLimit: Int = 256 * 1024,
-                pingInterval: Duration? = .seconds(30), closeTimeout: Duration = .seconds(5)) {
+                socketSendBufferSize: Int? = nil, pingInterval: Duration? = .seconds(30),
+                closeTimeout: Duration = .seconds(5)) {
         self.maximumMessageSize = maximumMessageSize
         self.outboundQueueLimit = outboundQueueLimit
+        self.socketSendBufferSize = socketSendBufferSize
         self.pingInterval = pingInterval
         self.closeTimeout = closeTimeout
     }

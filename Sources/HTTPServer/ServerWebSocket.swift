@@ -33,6 +33,7 @@ final class ServerWebSocket: ConnectionHandler {
         guard let session else { return }
         // The session enforces its own bound (see send(_:)); the connection's only catches a runaway.
         connection.writeBufferLimit = options.outboundQueueLimit + max(options.maximumMessageSize, 16 << 20) + 256
+        if let bytes = options.socketSendBufferSize { connection.limitSocketSendBuffer(to: bytes) }
         connection.handler = self
         core.webSocketOpened(self)
         armPing()

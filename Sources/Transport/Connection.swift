@@ -32,6 +32,15 @@ public final class Connection: EventSource, CustomStringConvertible {
 
     /// Bytes accepted by ``write(_:)`` and not yet handed to the kernel.
     public var queuedBytes: Int { outbound.count }
+
+    /// Fixes the kernel's send buffer of this connection's socket (SO_SNDBUF, at least 4 KiB; Linux doubles it and
+    /// stops auto-tuning it), for example on an accepted connection whose reader may stall: without it the kernel
+    /// may hold up to `net.ipv4.tcp_wmem`'s maximum (4 MiB by default) beyond ``queuedBytes``. Call on the loop.
+    public func limitSocketSendBuffer(to bytes: Int) {
+        let size = max(4096, bytes)
+        socketSendBufferSize = size
+        if fd >= 0 { setSendBufferSize(fd, size) }
+    }
     /// Bytes the peer has acknowledged so far (the kernel's TCP_INFO), in wire bytes (TLS records included): what
     /// actually crossed the network, below the kernel's send buffer. Nil without a socket or where the kernel does
     /// not say.

@@ -78,10 +78,14 @@ extension LiveBroadcastTests.BroadcastSessionTests {
         #expect(await final == .ended(.durationReached))
         let done = session.pipelineStatistics
         let encoded = session.statistics.framesEncoded
-        // Steady state: no frame buffer allocated after the warm-up.
         #expect(warm.framesComposited >= 48 && encoded > warm.framesComposited + 12)
-        #expect(done.frameBufferAllocations == warm.frameBufferAllocations,
-                "\(warm.frameBufferAllocations) buffers after warm-up, \(done.frameBufferAllocations) at the end")
+        // Steady state: buffers are reused, a pool allocates only to reach a new peak of frames in use, and never
+        // past its maximum (screen 3 + encode 4). A loaded machine may reach a new peak late, so the count after the
+        // warm-up is not compared with the count at the end.
+        #expect(done.frameBufferAllocations <= 7, "\(done.frameBufferAllocations) frame buffers allocated")
+        #expect(done.screenPool.allocations == done.screenPool.peakInUse, "\(done.screenPool)")
+        #expect(done.encodePool.allocations == done.encodePool.peakInUse, "\(done.encodePool)")
+        #expect(done.screenPool.reuses + done.screenPool.allocations >= encoded, "\(done.screenPool)")
         // The 1 s file loops: the picture stays in for the whole broadcast (the camera's first frame may come a
         // frame or two after the first screen frame on a busy machine).
         #expect(done.framesComposited >= encoded - 2 && done.framesComposited <= encoded,

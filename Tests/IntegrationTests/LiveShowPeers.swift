@@ -9,6 +9,7 @@ enum LiveShowPeers {
         "burst.py": burst,
         "afterwards.py": afterwards,
         "load.py": load,
+        "slow.py": slow,
     ]
 
     static let client = #"""
@@ -478,6 +479,107 @@ enum LiveShowPeers {
                 assert [m["id"] for m in watcher.messages()] == reference, f"{watcher.label} saw another order"
             print(json.dumps({"watchers": WATCHERS, "writers": WRITERS, "messages": total,
                               "deliveries": total * WATCHERS, "seconds": round(time.monotonic() - started, 2)}))
+
+
+        asyncio.run(main())
+        """#
+
+    static let slow = #"""
+        """A watcher that stops reading (a tiny receive buffer, a raw socket that never reads) while writers send about
+        2.6 MB of chat: the server closes that watcher (1008, then TCP once the close times out) when its bounded
+        outbound queue is full, instead of buffering for it; a reading watcher in the same show gets every message,
+        in order."""
+        import asyncio, base64, json, os, socket, struct, sys, time
+        from liveclient import Client, mint
+
+        BASE, SECRET = sys.argv[1], open(sys.argv[2]).read().strip()
+        WRITERS, EACH, TEXT = 50, 80, "x" * 480
+
+
+        def frame(text):
+            payload, mask = text.encode(), os.urandom(4)
+            head = bytes([0x81, 0x80 | 126]) + struct.pack("!H", len(payload)) if len(payload) > 125 \
+                else bytes([0x81, 0x80 | len(payload)])
+            return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+        def stalled_watcher(port, token):
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect(("127.0.0.1", port))
+            key = base64.b64encode(os.urandom(16)).decode()
+            sock.sendall((f"GET /v1/streams/show:slow?access_token={token} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                          "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += sock.recv(1)
+            assert head.startswith(b"HTTP/1.1 101"), head
+            sock.sendall(frame(json.dumps({"op": "join", "id": 1})))
+            return sock
+
+
+        def drain(sock, seconds):
+            """Reads what the server still sends: (messages seen, close code or None, bytes read, connection ended)."""
+            sock.settimeout(seconds)
+            data, ended, deadline = b"", False, time.monotonic() + seconds
+            try:
+                while time.monotonic() < deadline:
+                    chunk = sock.recv(1 << 16)
+                    if not chunk:
+                        ended = True
+                        break
+                    data += chunk
+            except ConnectionResetError:
+                ended = True
+            except socket.timeout:
+                pass
+            messages, code, at = 0, None, 0
+            while at + 2 <= len(data):
+                opcode, length, at = data[at] & 0x0F, data[at + 1] & 0x7F, at + 2
+                if length == 126:
+                    length, at = struct.unpack("!H", data[at:at + 2])[0], at + 2
+                elif length == 127:
+                    length, at = struct.unpack("!Q", data[at:at + 8])[0], at + 8
+                if at + length > len(data):
+                    break
+                if opcode == 1 and b'"event":"message"' in data[at:at + length].replace(b" ", b""):
+                    messages += 1
+                elif opcode == 8 and length >= 2:
+                    code = struct.unpack("!H", data[at:at + 2])[0]
+                at += length
+            return messages, code, len(data), ended
+
+
+        async def main():
+            port = int(BASE.rsplit(":", 1)[1])
+            stalled = stalled_watcher(port, mint(SECRET, "stalled"))
+            reader = await Client(BASE, "show:slow", mint(SECRET, "reader"), label="reader").open()
+            await reader.join()
+            writers = [Client(BASE, "show:slow", mint(SECRET, f"writer{n}"), label=f"writer{n}") for n in range(WRITERS)]
+            await asyncio.gather(*(writer.open() for writer in writers))
+            await asyncio.gather(*(writer.join() for writer in writers))
+
+            async def write(index, writer):
+                sent = 0
+                while sent < EACH:
+                    reply = await writer.request("send", text=f"{index}-{sent} {TEXT}")
+                    if reply["ok"]:
+                        sent += 1
+                    else:
+                        assert reply["error"]["code"] == "rate_limited", reply
+                        await asyncio.sleep(reply["error"]["retryAfter"])
+
+            await asyncio.gather(*(write(index, writer) for index, writer in enumerate(writers)))
+            total = WRITERS * EACH
+            await reader.wait(lambda c: len(c.messages()) >= total, timeout=60, what=f"{total} messages")
+            ids = [m["id"] for m in reader.messages()]
+            assert len(ids) == total and ids == sorted(ids) and len(set(ids)) == total, "the reader lost or reordered"
+            messages, code, read, ended = drain(stalled, 10)
+            assert ended, f"the stalled watcher is still connected after {read} bytes ({messages} messages)"
+            assert messages < total, f"the stalled watcher got all {messages} messages: nothing was bounded"
+            print(json.dumps({"messages": total, "stalledGot": messages, "stalledBytes": read, "closeCode": code,
+                              "dropped": True}))
 
 
         asyncio.run(main())

@@ -121,6 +121,19 @@ import Testing
         #expect(summary.contains(#""deliveries": 50000"#), "\(summary)")
     }
 
+    /// A watcher that stops reading is closed (1008) once its bounded outbound queue is full; the others go on.
+    @Test func aWatcherThatStopsReadingIsDroppedNotBuffered() throws {
+        let served = try Served()
+        let summary = try served.python("slow.py", timeout: 120)
+        #expect(summary.contains(#""dropped": true"#), "\(summary)")
+        // `stream serve` says so on its standard output.
+        var said = false
+        while !said, let line = try? served.process?.readLine(timeout: 5) {
+            said = line.contains("closed with 1008: it stopped reading")
+        }
+        #expect(said, "stream serve did not log the dropped watcher")
+    }
+
     @Test(arguments: [
         (["--shows", "BAD"], "line 3: unknown role 'admin'"),
         (["--shows", "SHOWS"], "--shows needs --token-secret-file"),

@@ -2,6 +2,7 @@ import AMF
 import FLV
 import Foundation
 import HTTP
+import LiveProtocol
 import RTMP
 import StreamCore
 import WebSocket
@@ -23,6 +24,8 @@ struct MakeCorpus {
             + httpSeeds().map { ("FuzzHTTPRequestHead", $0.0, $0.1) }
             + chunkedSeeds().map { ("FuzzChunkedDecoder", $0.0, $0.1) }
             + webSocketSeeds().map { ("FuzzWebSocketFrameDecoder", $0.0, $0.1) }
+            + liveRequestSeeds().map { ("FuzzLiveRequest", $0.0, $0.1) }
+            + showsFileSeeds().map { ("FuzzShowsFile", $0.0, $0.1) }
         for seed in seeds {
             let directory = root.appendingPathComponent(seed.target)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -215,5 +218,32 @@ struct MakeCorpus {
             ("client-frames", [1, 0] + client.flatMap { $0.encoded(maskingKey: key) }),
             ("server-frames", [0, 2] + client.flatMap { $0.encoded() }),
         ]
+    }
+
+    /// Requests of every op as the client encodes them, and one with a join position.
+    static func liveRequestSeeds() -> [(String, [UInt8])] {
+        let requests: [Request] = [
+            .join(since: ChatPosition(epoch: "e1", seq: 42)), .send(text: "hello ❤️"), .react(.heart),
+            .goLive(tiles: [.camera, .screen]), .ingest(renew: true), .setMain(.obs), .deleteMessage(id: 7),
+            .timeout(user: "bob", seconds: 600), .setSlow(seconds: 10), .ban(user: "eve"), .leave,
+        ]
+        return requests.enumerated().map { index, request in
+            ("request-\(index)", LiveCodec.encode(ClientRequest(id: Int64(index + 1), request)))
+        }
+    }
+
+    /// The issue's example declarations and a larger file.
+    static func showsFileSeeds() -> [(String, [UInt8])] {
+        let example = #"{"streams": [{"pattern": "show:{id}", "hosts": ["ann"], "mods": ["{id}"], "users": "viewer", "#
+            + #""visitors": "read_only", "reactions": true}]}"#
+        let more = """
+            {"streams": [
+              {"pattern": "show:{id}", "hosts": ["ann"], "mods": ["{id}", "max"], "users": "viewer",
+               "visitors": "viewer", "reactions": true},
+              {"pattern": "quiet:{id}", "hosts": ["ann"], "visitors": "read_only"},
+              {"pattern": "private:{id}", "hosts": ["ann"]}
+            ]}
+            """
+        return [("example", Array(example.utf8)), ("three", Array(more.utf8))]
     }
 }
