@@ -22,6 +22,10 @@ let package = Package(
         .library(name: "AMF", targets: ["AMF"]),
         .library(name: "FLV", targets: ["FLV"]),
         .library(name: "RTMP", targets: ["RTMP"]),
+        .library(name: "MP4", targets: ["MP4"]),
+        .library(name: "HLS", targets: ["HLS"]),
+        .library(name: "WebAssets", targets: ["WebAssets"]),
+        .library(name: "LiveHLS", targets: ["LiveHLS"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "WebSocket", targets: ["WebSocket"]),
         .library(name: "Transport", targets: ["Transport"]),
@@ -93,6 +97,16 @@ let package = Package(
         // HTTP/1.1 (RFC 9110/9112) and WebSocket (RFC 6455) codecs and connection state machines.
         .target(name: "HTTP", dependencies: ["ByteIO"], swiftSettings: strict),
         .target(name: "WebSocket", dependencies: ["ByteIO", "HTTP", "Digest"], swiftSettings: strict),
+        // fMP4/CMAF from FLV tags: init segments and movie fragments (ISO/IEC 14496-12, -14, -15).
+        .target(name: "MP4", dependencies: ["ByteIO", "FLV"], swiftSettings: strict),
+        .target(name: "HLS", dependencies: ["MP4", "FLV"], swiftSettings: strict),
+        // The LL-HLS origin: packagers fed by the ingest, and players' requests held until their part exists.
+        .target(name: "LiveHLS", dependencies: ["HLS", "FLV", "Locking"], swiftSettings: strict),
+        // The web front end (LL-HLS player, pages), embedded in the binary at build time.
+        .target(name: "WebAssets",
+                resources: [.embedInCode("Web/hls-player.js"), .embedInCode("Web/hls.html"), .embedInCode("Web/watch.html"),
+                            .embedInCode("Web/watch.js"), .embedInCode("Web/watch.css")],
+                swiftSettings: strict),
 
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
@@ -162,18 +176,20 @@ let package = Package(
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
                 dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
-                               "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer", "SQLiteShowStore"],
+                               "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer", "SQLiteShowStore",
+                               "LiveHLS", "LiveProtocol", "WebAssets", "JSON"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
         .executableTarget(name: "stream-bench",
                           dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "Engine",
                                          "Broadcast", "Capture", "StreamCore", "Locking", "Transport", "HTTP",
-                                         "WebSocket", "HTTPServer", "HTTPClient", "Identity"],
+                                         "WebSocket", "HTTPServer", "HTTPClient", "Identity", "IngestServer"],
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
-        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Locking", "FLV"], path: "Tests/TestSupport", exclude: ["Peers"],
+                swiftSettings: strict),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteIOTests", dependencies: ["ByteIO"], swiftSettings: strict),
@@ -182,6 +198,11 @@ let package = Package(
         .testTarget(name: "FLVTests", dependencies: ["FLV", "AMF", "ByteIO", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", "AMF", "Digest"], swiftSettings: strict),
         .testTarget(name: "PublisherTests", dependencies: ["Publisher"], swiftSettings: strict),
+        .testTarget(name: "MP4Tests", dependencies: ["MP4", "FLV", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "MP4", "FLV", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "LiveHLSTests", dependencies: ["LiveHLS", "HLS", "FLV", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "IdentityTests", dependencies: ["Identity", "JSON"], swiftSettings: strict),

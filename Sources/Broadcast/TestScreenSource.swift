@@ -1,8 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
+import Foundation
+#endif
 import Media
 import StreamCore
 
-/// The "screen" of a broadcast that runs on any machine: Media's moving `ScreenPattern` with a frame counter, plus a
-/// strip of changing noise, in BGRA frames from a small bounded pool (the steady state allocates nothing).
+/// The "screen" of a broadcast that runs on any machine: Media's moving `ScreenPattern` with a frame counter and the
+/// wall clock as a time code (so a viewer's latency can be read from the picture), plus a strip of changing noise,
+/// in BGRA frames from a small bounded pool (the steady state allocates nothing).
 ///
 /// The noise strip (the left half of the bottom quarter, in 4×4-pixel blocks of random grey) gives the encoder real
 /// work: the flat pattern alone encodes to ~150 kbps whatever the setting, which would make the bitrate, the send
@@ -41,7 +48,8 @@ public final class TestScreenSource: ScreenSource {
     /// Frame `index`, stamped `pts` (nanoseconds on the session clock); nil when every pooled frame is still in use.
     public func frame(index: Int, pts: Int64) -> VideoFrame? {
         guard var frame = pool.makeFrame(pts: pts) else { return nil }
-        pattern.render(frameIndex: index, into: &frame)
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        pattern.render(frameIndex: index, timeCode: ScreenPattern.timeCode(millisecondsSinceEpoch: now), into: &frame)
         drawNoise(into: &frame)
         return frame
     }

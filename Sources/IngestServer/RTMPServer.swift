@@ -45,6 +45,9 @@ public final class RTMPServer: Sendable {
         public var onEvent: @Sendable (ServerEvent) -> Void
         /// Decides publishes before the key list (live shows' grants and OBS keys); nil for none.
         public var publishGate: PublishGate?
+        /// Receives every publish's media as it arrives (on the loop thread: keep it quick), e.g. for LL-HLS.
+        /// Nil by default.
+        public var onMedia: (@Sendable (IngestMediaEvent) -> Void)?
 
         /// Creates a configuration with the defaults of `stream serve`.
         public init(listen: (host: String, port: Int)? = ("127.0.0.1", 1935),

@@ -107,6 +107,7 @@ final class StreamHub {
         }
         statistics.update { $0.publishers += 1 }
         emit(.publishStarted(app: app, keyTag: stream.keyTag, peer: connection.peer))
+        configuration.onMedia?(.publishStarted(app: app, keyTag: stream.keyTag))
         if let directory = configuration.recordDirectory {
             stream.recording = StreamRecording(directory: directory, app: app, keyTag: stream.keyTag, emit: emit)
         }
@@ -119,6 +120,7 @@ final class StreamHub {
         if let id = gatePublishing.removeValue(forKey: stream.key) { configuration.publishGate?.stopped(id) }
         statistics.update { $0.publishers -= 1 }
         emit(.publishStopped(app: stream.key.app, keyTag: stream.keyTag, peer: connection.peer))
+        configuration.onMedia?(.publishStopped(app: stream.key.app, keyTag: stream.keyTag))
         stream.recording?.finish()
         stream.recording = nil
         if stream.isEmpty { streams[stream.key] = nil }
@@ -143,6 +145,7 @@ final class StreamHub {
     }
 
     func relay(_ message: MediaMessage, in stream: LiveStream) {
+        configuration.onMedia?(.tag(app: stream.key.app, keyTag: stream.keyTag, message.flvTag))
         var budgetShare: Int?
         if !stream.players.isEmpty {
             // Every player's queue, against the server's budget: past it, players holding more than an even share

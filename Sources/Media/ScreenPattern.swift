@@ -1,8 +1,11 @@
 /// A deterministic moving "screen" in BGRA: colour bars over a grey ramp, a box sliding left to right, and the frame
-/// number drawn as 16 black/white blocks (most significant bit first) that survive scaling and encoding.
+/// number drawn as 16 black/white blocks (most significant bit first) that survive scaling and encoding. Below it,
+/// optionally, a second row of 16 blocks burns in a time code: the publisher's wall clock in centiseconds, modulo
+/// 2^16 (it wraps every 655.36 s).
 ///
-/// ``readFrameNumber(from:)`` reads the number back from a frame at any size (BGRA, I420 or NV12), so a test at the
-/// far end of a pipeline can tell which frame it got.
+/// ``readFrameNumber(from:)`` and ``readTimeCode(from:)`` read them back from a frame at any size (BGRA, I420 or
+/// NV12), so a test at the far end of a pipeline can tell which frame it got and, with ``latency(ofTimeCode:at:)``,
+/// how long after its capture it is shown.
 public struct ScreenPattern: Sendable {
     /// Width of the rendered frames.
     public let width: Int
@@ -12,6 +15,10 @@ public struct ScreenPattern: Sendable {
     public let blockSize: Int
     /// Bits of the frame number drawn (the number is shown modulo 2^16).
     public static let frameNumberBits = 16
+    /// Bits of the time code drawn.
+    public static let timeCodeBits = 16
+    /// Milliseconds per time code unit.
+    public static let timeCodeUnitMilliseconds = 10
 
     /// The eight bars, left to right: white, yellow, cyan, green, magenta, red, blue, black (75 % intensity).
     public static let barColors: [BGRAColor] = [
@@ -51,9 +58,31 @@ public struct ScreenPattern: Sendable {
         PiPRect(x: blockSize * (1 + bit), y: blockSize, width: blockSize, height: blockSize)
     }
 
+    /// The rectangle of time-code bit `bit` (0 = most significant): a row below the frame number, one block apart.
+    public func timeCodeRect(bit: Int) -> PiPRect {
+        PiPRect(x: blockSize * (1 + bit), y: blockSize * 3, width: blockSize, height: blockSize)
+    }
+
+    /// The time code of a wall-clock time: centiseconds since the Unix epoch, modulo 2^16.
+    public static func timeCode(millisecondsSinceEpoch milliseconds: Int64) -> Int {
+        Int(truncatingIfNeeded: milliseconds / Int64(timeCodeUnitMilliseconds)) & (1 << timeCodeBits - 1)
+    }
+
+    /// How long before `now` a time code was burnt in, in milliseconds (to the 10 ms unit); unambiguous up to half
+    /// the wrap, 327 s.
+    public static func latency(ofTimeCode code: Int, at now: Int64) -> Int {
+        let wrap = 1 << timeCodeBits
+        let difference = (timeCode(millisecondsSinceEpoch: now) - code) & (wrap - 1)
+        return (difference < wrap / 2 ? difference : difference - wrap) * timeCodeUnitMilliseconds
+    }
+
     /// Draws frame `index` into `frame`.
+    /// - Parameters:
+    ///   - index: the frame number to burn in.
+    ///   - timeCode: the time code to burn in (``timeCode(millisecondsSinceEpoch:)``); nil leaves its row to the
+    ///     bars.
     /// - Precondition: `frame` is BGRA at this pattern's size and uniquely referenced.
-    public func render(frameIndex index: Int, into frame: inout VideoFrame) {
+    public func render(frameIndex index: Int, timeCode: Int? = nil, into frame: inout VideoFrame) {
         precondition(frame.format == .bgra && frame.width == width && frame.height == height,
                      "ScreenPattern renders BGRA \(width)x\(height), not \(frame.layout)")
         let rampTop = height * 3 / 4
@@ -72,24 +101,41 @@ public struct ScreenPattern: Sendable {
             }
             let box = boxRect(frameIndex: index)
             planes.fillRect(x: box.x, y: box.y, width: box.width, height: box.height, color: Self.boxColor)
-            let number = index & (1 << Self.frameNumberBits - 1)
-            for bit in 0..<Self.frameNumberBits {
-                let isSet = number >> (Self.frameNumberBits - 1 - bit) & 1 == 1
-                let rect = blockRect(bit: bit)
-                let color = isSet ? BGRAColor(b: 255, g: 255, r: 255) : BGRAColor(b: 0, g: 0, r: 0)
-                planes.fillRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height, color: color)
+            drawBlocks(index & (1 << Self.frameNumberBits - 1), bits: Self.frameNumberBits, rect: blockRect(bit:),
+                       into: planes)
+            if let timeCode {
+                drawBlocks(timeCode, bits: Self.timeCodeBits, rect: timeCodeRect(bit:), into: planes)
             }
+        }
+    }
+
+    /// Draws `number`'s low `bits` bits as white (1) and black (0) blocks, most significant first.
+    private func drawBlocks(_ number: Int, bits: Int, rect: (Int) -> PiPRect, into planes: MutableVideoPlanes) {
+        for bit in 0..<bits {
+            let isSet = number >> (bits - 1 - bit) & 1 == 1
+            let block = rect(bit)
+            let color = isSet ? BGRAColor(b: 255, g: 255, r: 255) : BGRAColor(b: 0, g: 0, r: 0)
+            planes.fillRect(x: block.x, y: block.y, width: block.width, height: block.height, color: color)
         }
     }
 
     /// Reads the frame number (modulo 2^16) from a rendering of this pattern, possibly scaled to another size and
     /// converted to I420 or NV12, by sampling the middle of each block.
     public func readFrameNumber(from frame: VideoFrame) -> Int {
+        readBlocks(Self.frameNumberBits, rect: blockRect(bit:), from: frame)
+    }
+
+    /// Reads the time code from a rendering of this pattern, as ``readFrameNumber(from:)`` reads the frame number.
+    public func readTimeCode(from frame: VideoFrame) -> Int {
+        readBlocks(Self.timeCodeBits, rect: timeCodeRect(bit:), from: frame)
+    }
+
+    private func readBlocks(_ bits: Int, rect: (Int) -> PiPRect, from frame: VideoFrame) -> Int {
         var number = 0
-        for bit in 0..<Self.frameNumberBits {
-            let rect = blockRect(bit: bit)
-            let x = (rect.x + rect.width / 2) * frame.width / width
-            let y = (rect.y + rect.height / 2) * frame.height / height
+        for bit in 0..<bits {
+            let block = rect(bit)
+            let x = (block.x + block.width / 2) * frame.width / width
+            let y = (block.y + block.height / 2) * frame.height / height
             let brightness = frame.format == .bgra ? Int(frame.bgra(x: x, y: y).g) : Int(frame.yuv(x: x, y: y).y)
             number = number << 1 | (brightness > 128 ? 1 : 0)
         }

@@ -267,6 +267,7 @@ final class ShowHub {
                 clients[session] = client
                 client.connection.send(LiveCodec.encode(message))
             case .broadcast(let message):
+                if case .event(.tiles(let tiles, let main)) = message { configuration.onPictures(name, tiles, main) }
                 let audience = audiences[name] ?? Array((members[name] ?? [:]).values)
                 audiences[name] = audience
                 guard !audience.isEmpty else { continue }

@@ -35,18 +35,23 @@ public final class ShowServer: Sendable {
         public var fanOut: @Sendable ([UInt8], [any ShowConnection]) -> Void
         /// Receives log events (keep it quick).
         public var onEvent: @Sendable (ShowServerEvent) -> Void
+        /// Told each show's published tiles and main picture whenever they change (on the shows' loop: keep it
+        /// quick), for what packages the pictures (LL-HLS's main playlist follows the host's choice).
+        public var onPictures: @Sendable (_ stream: String, _ tiles: [TileKind], _ main: TileKind?) -> Void
 
         /// Creates a configuration.
         public init(catalog: StreamCatalog, secret: TokenSecret,
                     makeStore: @escaping @Sendable () throws(StoreError) -> any ShowStore, historyLimit: Int = 500,
                     fanOut: @escaping @Sendable ([UInt8], [any ShowConnection]) -> Void = ShowServer.fanOut,
-                    onEvent: @escaping @Sendable (ShowServerEvent) -> Void = { _ in }) {
+                    onEvent: @escaping @Sendable (ShowServerEvent) -> Void = { _ in },
+                    onPictures: @escaping @Sendable (String, [TileKind], TileKind?) -> Void = { _, _, _ in }) {
             self.catalog = catalog
             self.secret = secret
             self.makeStore = makeStore
             self.historyLimit = historyLimit
             self.fanOut = fanOut
             self.onEvent = onEvent
+            self.onPictures = onPictures
         }
     }
 

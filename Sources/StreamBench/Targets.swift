@@ -99,6 +99,21 @@ enum Targets {
             report.target("\(row.section.dropFirst(3)): <= 20 KB of server RSS per watcher",
                           met: memory?.oursMedian.map { $0 <= 20 }, detail: "\(f(memory?.oursMedian)) KB")
         }
+        if let cpu = find("14 LL-HLS", "server CPU, share of one core") {
+            let section = cpu.section
+            let serving = find(section, "server CPU for the readers (above that)")
+            report.target("\(section.dropFirst(3)): stream serve CPU <= nginx's serving the same files",
+                          met: cpu.ratioMedian.map { $0 <= 1 },
+                          detail: "\(f(cpu.oursMedian)) % vs \(f(cpu.peerMedian)) % of a core "
+                            + "(ratio \(f(cpu.ratioMedian))); without the ingest and packaging "
+                            + "\(f(serving?.oursMedian)) %")
+            let rss = find(section, "server peak RSS")
+            report.target("\(section.dropFirst(3)): stream serve peak RSS <= 100 MB",
+                          met: rss?.oursMedian.map { $0 <= 100 }, detail: "\(f(rss?.oursMedian)) MB")
+            let delay = find(section, "part at a held reader after its last frame was sent, p99")
+            report.target("\(section.dropFirst(3)): a part reaches a held reader <= 50 ms after its last frame (p99)",
+                          met: delay?.oursMedian.map { $0 <= 50 }, detail: "p99 \(f(delay?.oursMedian)) ms")
+        }
         return missedGates
     }
 }

@@ -6,38 +6,47 @@ import Glibc
 #else
 import Foundation
 #endif
-import IngestServer
+import HTTPServer
 import Publisher
 import StreamCore
-import Locking
 
 /// `stream demo`: the whole stack on one machine, with nothing to install or configure.
 ///
-/// Starts the ingest server in-process on a free loopback port, recording to a directory; broadcasts the test
-/// sources (PiP on) into it for about ten seconds; then says where the recording is and how to play it.
+/// Starts the ingest server in-process on a free loopback port, recording to a directory, with a live show
+/// (`demo`) and its watch page on the built-in HTTP server; broadcasts the test sources (PiP on) into it as the
+/// show's host for a minute; then ends the show and says where the recording is and how to play it.
 struct DemoCommand: Command {
     let name = "demo"
-    let summary = "Broadcast the test sources into a built-in server for ~10 s and keep the recording."
+    let summary = "Go live with the test sources on a built-in server and watch page for ~60 s; keep the recording."
     let discussion = """
-        No outside server is needed: 'stream serve' runs in-process on 127.0.0.1 (a free port) and records
-        what it receives. The saved settings are not used: the demo is 720p30 with the camera PiP on, unless
-        the flags below say otherwise. The recording goes to --output DIR (default: the 'demo' folder of
-        Stream's data directory, $XDG_DATA_HOME/stream or ~/.local/share/stream); the path is printed.
+        No outside server is needed: 'stream serve' runs in-process on 127.0.0.1 (free ports) with a live show
+        called demo, hosted by this broadcast. Open the printed watch page (http://127.0.0.1:PORT/watch/demo) in
+        a browser on this machine: the picture (LL-HLS, about a second behind), the viewer count, the chat and
+        reactions; anyone who opens it is a viewer, no token needed. When --duration is over the show ends (the
+        page says so) and the server stops. The saved settings are not used: the demo is 720p30 with the camera
+        PiP on, unless the flags below say otherwise. The server records what it receives to --output DIR
+        (default: the 'demo' folder of Stream's data directory, $XDG_DATA_HOME/stream or ~/.local/share/stream);
+        the path is printed. The show's chat lives in a temporary directory removed at the end.
         """
 
     var options: [OptionSpec] {
         [.value("output", valueName: "DIR",
-                help: "Where the server records (default $XDG_DATA_HOME/stream/demo or ~/.local/share/stream/demo).")]
+                help: "Where the server records (default $XDG_DATA_HOME/stream/demo or ~/.local/share/stream/demo)."),
+         .value("http-listen", valueName: "HOST:PORT",
+                help: "Where the watch page is served (default 127.0.0.1:0: a free port, printed).")]
             + BroadcastOptions.specs.filter {
                 !["key-stdin", "ca-file", "record"].contains($0.name)
                     && !BroadcastOptions.captureOnlyNames.contains($0.name)
+            }.map { spec in
+                spec.name == "duration"
+                    ? .value("duration", valueName: "SECONDS",
+                             help: "How long the show is live (default 60; Ctrl-C ends it sooner).")
+                    : spec
             }
     }
 
-    /// The demo's length unless `--duration` says otherwise.
-    static let defaultDuration = Duration.seconds(10)
-    /// The publish name used in the built-in server (not a secret: the server accepts any key).
-    static let streamName = "demo"
+    /// The demo's length unless `--duration` says otherwise: time to open the watch page and look around.
+    static let defaultDuration = Duration.seconds(60)
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try arguments.requireNoPositionals("demo")
@@ -62,48 +71,31 @@ struct DemoCommand: Command {
             throw CLIError.failure("cannot create the recording directory \(directory): \(error)")
         }
         let recordDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
-        let recordings = Locked<[String]>([])
-        let failures = Locked<[String]>([])
-        let server: RTMPServer
-        let port: Int
-        do {
-            server = try RTMPServer(configuration: RTMPServer.Configuration(
-                listen: ("127.0.0.1", 0), recordDirectory: recordDirectory,
-                onEvent: { event in
-                    switch event {
-                    case .recordingFinished(let path, _): recordings.withLock { $0.append(path) }
-                    case .recordingFailed(let path, let reason): failures.withLock { $0.append("\(path): \(reason)") }
-                    default: break
-                    }
-                }))
-            let ports = try runBlocking { try await server.start() }
-            guard let bound = ports.rtmp else { throw CLIError.failure("the built-in server bound no RTMP port") }
-            port = bound
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError.failure("cannot start the built-in server: \(error)")
-        }
-        context.console.print("Built-in server listening on rtmp://127.0.0.1:\(port)/live, recording to "
-                                + recordDirectory)
-        let url = IngestURL(scheme: .rtmp, host: "127.0.0.1", port: port, app: "live")
+        var http = HTTPServer.Configuration()
+        http.listen = try ServeCommand.hostPort(arguments.value("http-listen") ?? "127.0.0.1:0", flag: "--http-listen")
+        let server = try DemoServer(recordDirectory: recordDirectory, http: http, console: context.console)
         let status: Int32
         do {
+            let key = try server.show.hostIngestKey()
+            context.console.print("Watch it live (open in a browser on this machine): \(server.watchPage)")
             let settings = broadcastOptions.configuration.settings
             let options = RTMPClient.Options(socketSendBufferSize: RTMPSink.socketSendBufferSize(for: settings))
             status = try BroadcastRunner.run(
                 configuration: broadcastOptions.configuration,
-                sinks: [RTMPSink(url: url, streamKey: Self.streamName, options: options)], context: context)
+                sinks: [RTMPSink(url: server.ingestURL, streamKey: key, options: options)], context: context)
         } catch {
             server.stop()
             throw error
         }
+        // The host ends the show: open pages say so before the server goes.
+        server.show.end()
+        usleep(500_000)
         server.stop()
-        for failure in failures.withLock({ $0 }) {
+        for failure in server.failedRecordings {
             context.console.printError("stream: recording failed: \(failure)")
         }
         guard status == ExitCode.success else { return status }
-        guard let recording = recordings.withLock({ $0.last }) ?? Self.newestFLV(in: recordDirectory) else {
+        guard let recording = server.finishedRecordings.last ?? Self.newestFLV(in: recordDirectory) else {
             context.console.printError("stream: the built-in server recorded nothing in \(recordDirectory)")
             return ExitCode.failure
         }

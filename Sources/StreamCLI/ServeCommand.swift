@@ -24,8 +24,12 @@ struct ServeCommand: Command {
         is an error at start; when the disk fills, the file is closed at its last whole tag, the stream goes on,
         and recording resumes in a new file once space is freed. Ctrl-C stops the server and closes the
         recordings cleanly. It also serves HTTP (GET /v1/health answers a small JSON status; see docs/http.md)
-        unless --no-http. With --shows FILE it serves live shows at /v1/streams/NAME (docs/live-protocol.md),
-        checks its hosts' publish grants and OBS keys, and keeps chat and moderation in --data-dir.
+        unless --no-http. Every publish is served there as LL-HLS (docs/hls.md): /hls/APP/TAG/index.m3u8, printed
+        when the publish starts (TAG is the key's tag, never the key; ?mode=plain drops the LL-HLS tags). With
+        --shows FILE it serves live shows at /v1/streams/NAME (docs/live-protocol.md), their main picture at
+        /hls/NAME/main.m3u8 and each tile at /hls/NAME/TILE.m3u8, checks its hosts' publish grants and OBS keys,
+        and keeps chat and moderation in --data-dir. Each show's web page is /watch/NAME (docs/watch.md; a token
+        goes in the address's fragment, #token=...); /assets/hls-player.js is the player, for pages of your own.
         """
     let options: [OptionSpec] = [
         .value("listen", valueName: "HOST:PORT", help: "Plain RTMP address (default 127.0.0.1:1935; port 0 = any free)."),
@@ -51,11 +55,16 @@ struct ServeCommand: Command {
         }
         var configuration = try makeConfiguration(arguments, context: context)
         let console = context.console
+        // LL-HLS of every publish on the HTTP listener (docs/hls.md).
+        let hls = arguments.flag(ServeHTTP.disabled.name) ? nil : ServeHLS(console: console)
         // Live shows (docs/live-protocol.md): declarations and secret checked before anything starts.
-        let shows = try ServeShows.make(arguments, context: context) { event in
+        let shows = try ServeShows.make(arguments, context: context, onEvent: { event in
             console.print(Self.timestamp() + " " + event.description)
-        }
+        }, onPictures: { stream, tiles, main in
+            hls?.picturesChanged(stream: stream, tiles: tiles, main: main)
+        })
         shows?.configureIngest(&configuration)
+        hls?.configureIngest(&configuration, shows: shows?.server)
         // HTTP (docs/http.md), checked before anything starts.
         let httpConfiguration = try ServeHTTP.configuration(arguments, certificate: arguments.value("tls-cert"),
                                                             key: arguments.value("tls-key"), console: console)
@@ -92,13 +101,18 @@ struct ServeCommand: Command {
                 throw error
             }
             console.print("Live shows at /v1/streams/NAME on the HTTP listener; their data in \(shows.dataDirectory)")
+            console.print("Watch pages at /watch/NAME on the HTTP listener")
         }
         // HTTP: its own block, where later issues' routes join (ServeHTTP.router).
         let http: HTTPServer?
         do {
-            http = try ServeHTTP.start(httpConfiguration, console: console) { router in
+            http = try ServeHTTP.start(httpConfiguration, console: console, addRoutes: { router in
                 shows?.server.addRoutes(to: &router)
-            }
+                hls?.addRoutes(to: &router)
+                ServeWatch.addRoutes(to: &router, watchPages: shows != nil)
+            }, started: { base in
+                hls?.setBaseURL(base)
+            })
         } catch {
             shows?.server.stop()
             server.stop()

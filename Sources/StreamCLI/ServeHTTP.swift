@@ -65,8 +65,11 @@ enum ServeHTTP {
     /// Starts the HTTP server and prints where it listens.
     /// - Returns: the running server, or nil when HTTP is off.
     /// - Throws: `CLIError.failure` when an address is in use or the certificate cannot be loaded.
+    /// - Parameter started: told the plain HTTP listener's address ("http://127.0.0.1:8080"), for addresses that
+    ///   other parts print.
     static func start(_ configuration: HTTPServer.Configuration?, console: Console,
-                      addRoutes: (inout HTTPRouter) -> Void = { _ in }) throws -> HTTPServer? {
+                      addRoutes: (inout HTTPRouter) -> Void = { _ in },
+                      started: (String) -> Void = { _ in }) throws -> HTTPServer? {
         guard let configuration else { return nil }
         let server: HTTPServer
         let ports: HTTPServer.BoundPorts
@@ -78,6 +81,8 @@ enum ServeHTTP {
         }
         if let port = ports.http, let (host, _) = configuration.listen {
             console.print("HTTP on http://\(urlHost(host)):\(port) (health: /v1/health)")
+            let reachable = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+            started("http://\(urlHost(reachable)):\(port)")
         }
         if let port = ports.https, let (host, _, _) = configuration.tlsListen {
             console.print("HTTPS on https://\(urlHost(host)):\(port)")

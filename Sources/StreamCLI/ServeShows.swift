@@ -5,6 +5,7 @@ import Glibc
 import Foundation
 #endif
 import IngestServer
+import LiveProtocol
 import LiveShows
 import ShowServer
 import SQLiteShowStore
@@ -34,7 +35,9 @@ struct ServeShows {
     /// - Throws: `CLIError.usage` for a shows file that does not parse (with its line), a missing or non-private
     ///   secret, or options given without `--shows`.
     static func make(_ arguments: ParsedArguments, context: CommandContext,
-                     onEvent: @escaping @Sendable (ShowServerEvent) -> Void) throws -> ServeShows? {
+                     onEvent: @escaping @Sendable (ShowServerEvent) -> Void,
+                     onPictures: @escaping @Sendable (String, [TileKind], TileKind?) -> Void = { _, _, _ in })
+        throws -> ServeShows? {
         guard let file = arguments.value("shows") else {
             for option in ["token-secret-file", "data-dir", "ingest-url"] where arguments.value(option) != nil {
                 throw CLIError.usage("--\(option) needs --shows FILE")
@@ -65,7 +68,7 @@ struct ServeShows {
             server = try ShowServer(configuration: ShowServer.Configuration(
                 catalog: catalog, secret: secret,
                 makeStore: { () throws(StoreError) -> any ShowStore in try SQLiteShowStore(directory: directory) },
-                onEvent: onEvent))
+                onEvent: onEvent, onPictures: onPictures))
         } catch {
             throw CLIError.failure(error.reason)
         }

@@ -90,6 +90,10 @@ import Testing
         let path = String(line.dropFirst("Recording: ".count))
         #expect(path.hasPrefix(directory))
         #expect(run.output.contains("ffplay \(path)"))
+        // The show's watch page was printed; the host's ingest key (live_…) never was.
+        let watch = run.output.split(separator: "\n").first { $0.hasPrefix("Watch it live") } ?? ""
+        #expect(watch.hasSuffix("/watch/demo") && watch.contains(" http://127.0.0.1:"), "\(run.output)")
+        #expect(!run.output.contains("live_") && !run.error.contains("live_"))
         let report = try ProbeReport.probe(path)
         #expect(report.video?.codecName == "h264" && report.video?.width == 640 && report.video?.height == 360)
         #expect(report.audio?.codecName == "aac")

@@ -335,7 +335,8 @@ enum LiveShowPeers {
             await bob.wait(lambda c: any(e["event"] == "tiles" and e["tiles"] == ["obs"] and e["main"] == "obs"
                                          for e in c.events), timeout=20, what="the OBS tile")
             assert {"event": "state", "state": "live"} in bob.events
-            assert {"event": "media", "media": "on", "main": "obs"} in bob.events
+            # The media event is its own message, after the tiles: wait for it rather than race it.
+            await bob.wait(lambda c: {"event": "media", "media": "on", "main": "obs"} in c.events, what="media on")
             renewed = await ann.request("ingest", renew=True)
             renewed_at = time.monotonic()
             assert renewed["ok"] and renewed["key"] != old["key"], renewed

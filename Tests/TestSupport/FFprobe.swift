@@ -56,6 +56,19 @@ public struct ProbeReport {
         return result.stdout.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
     }
 
+    /// The per-frame hashes of one decoded stream (`ffmpeg -f framemd5`), without their timestamps: two inputs
+    /// with the same hashes decode to the same pictures or sound.
+    /// - Parameters:
+    ///   - stream: "v" or "a".
+    ///   - inputOptions: options before `-i` (e.g. `-allowed_extensions ALL` for a playlist).
+    public static func frameHashes(_ path: String, stream: String, inputOptions: [String] = []) throws -> [String] {
+        let result = try Subprocess.run("ffmpeg", ["-v", "error"] + inputOptions
+                                            + ["-i", path, "-map", "0:\(stream)", "-f", "framemd5", "-"], timeout: 60)
+        guard result.status == 0 else { throw Subprocess.Failure(description: "ffmpeg failed: \(result.stderr)") }
+        return result.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
     /// Decodes the whole file and returns what the decoder complained about (empty when it decodes cleanly).
     public static func decodeErrors(_ path: String) throws -> String {
         let result = try Subprocess.run("ffmpeg", ["-v", "error", "-i", path, "-f", "null", "-"], timeout: 120)
@@ -71,13 +84,29 @@ public struct ProbeReport {
 
 /// Media made by ffmpeg at test time, so no binary fixture lives in the repository.
 public enum MediaFixture {
-    /// An FLV with H.264 (testsrc2, keyframe every `gop` frames) and AAC (a 1 kHz sine at 48 kHz).
+    /// An FLV of 640x360 30 fps H.264 with B-frames (so composition offsets vary) and 48 kHz stereo AAC.
+    public static func makeFLVWithBFrames(in directory: TemporaryDirectory, seconds: Int, gop: Int) throws -> String {
+        let output = directory.file("bframes-\(seconds)s-g\(gop).flv")
+        let result = try Subprocess.run("ffmpeg", [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30",
+            "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000", "-t", "\(seconds)",
+            "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "\(gop)", "-pix_fmt", "yuv420p",
+            "-c:a", "aac", "-ac", "2", "-f", "flv", output,
+        ], timeout: 120)
+        guard result.status == 0 else {
+            throw Subprocess.Failure(description: "ffmpeg fixture failed: \(result.stderr)")
+        }
+        return output
+    }
+
+    /// An FLV with H.264 (lavfi's `source`, testsrc2 by default; keyframe every `gop` frames) and AAC (a 1 kHz
+    /// sine at 48 kHz).
     public static func makeFLV(in directory: TemporaryDirectory, seconds: Int = 3, size: String = "640x360",
-                        fps: Int = 30, gop: Int = 60) throws -> String {
-        let output = directory.file("fixture-\(size)-\(seconds)s.flv")
+                               fps: Int = 30, gop: Int = 60, source: String = "testsrc2") throws -> String {
+        let output = directory.file("fixture-\(source)-\(size)-\(seconds)s.flv")
         let result = try Subprocess.run("ffmpeg", [
             "-v", "error", "-y",
-            "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(fps)",
+            "-f", "lavfi", "-i", "\(source)=size=\(size):rate=\(fps)",
             "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
             "-t", "\(seconds)",
             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "\(gop)", "-bf", "0",

@@ -1,0 +1,111 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
+import Foundation
+#endif
+import HTTPServer
+import IngestServer
+import Locking
+import StreamCore
+
+/// `stream demo`'s built-in server: the RTMP ingest (recording), the demo show, LL-HLS and the HTTP listener with
+/// the show's watch page — `stream serve --shows` in-process, on loopback.
+final class DemoServer: Sendable {
+    /// Where the broadcast publishes.
+    let ingestURL: IngestURL
+    /// The watch page's address, e.g. "http://127.0.0.1:8080/watch/demo".
+    let watchPage: String
+    /// The show the broadcast hosts.
+    let show: DemoShow
+    private let ingest: RTMPServer
+    private let http: HTTPServer?
+    private let showData: String
+    private let recordings = Locked<[String]>([])
+    private let failures = Locked<[String]>([])
+
+    /// Starts everything and prints where the ingest and the HTTP listener are.
+    /// - Parameters:
+    ///   - recordDirectory: where the ingest records.
+    ///   - listener: the HTTP listener's configuration.
+    /// - Throws: `CLIError.failure` when a part cannot start (what started is stopped).
+    init(recordDirectory: String, http listener: HTTPServer.Configuration, console: Console) throws {
+        let recordings = self.recordings
+        let failures = self.failures
+        var configuration = RTMPServer.Configuration(
+            listen: ("127.0.0.1", 0), recordDirectory: recordDirectory,
+            onEvent: { event in
+                switch event {
+                case .recordingFinished(let path, _): recordings.withLock { $0.append(path) }
+                case .recordingFailed(let path, let reason): failures.withLock { $0.append("\(path): \(reason)") }
+                default: break
+                }
+            })
+        showData = try Self.temporaryDirectory()
+        let hls = ServeHLS(console: console)
+        do {
+            show = try DemoShow(dataDirectory: showData) { stream, tiles, main in
+                hls.picturesChanged(stream: stream, tiles: tiles, main: main)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: showData)
+            throw error
+        }
+        show.shows.configureIngest(&configuration)
+        hls.configureIngest(&configuration, shows: show.shows.server)
+        let port: Int
+        do {
+            ingest = try RTMPServer(configuration: configuration)
+            let ports = try runBlocking { [ingest] in try await ingest.start() }
+            guard let bound = ports.rtmp else { throw CLIError.failure("the built-in server bound no RTMP port") }
+            port = bound
+        } catch {
+            try? FileManager.default.removeItem(atPath: showData)
+            throw error as? CLIError ?? CLIError.failure("cannot start the built-in server: \(error)")
+        }
+        console.print("Built-in server listening on rtmp://127.0.0.1:\(port)/live, recording to " + recordDirectory)
+        ingestURL = IngestURL(scheme: .rtmp, host: "127.0.0.1", port: port, app: "live")
+        let base = Locked<String?>(nil)
+        let show = self.show
+        do {
+            try show.shows.start(ingest: ingest, ingestURL: ingestURL.description)
+            http = try ServeHTTP.start(listener, console: console, addRoutes: { router in
+                show.shows.server.addRoutes(to: &router)
+                hls.addRoutes(to: &router)
+                ServeWatch.addRoutes(to: &router, watchPages: true)
+            }, started: { url in
+                hls.setBaseURL(url)
+                base.withLock { $0 = url }
+            })
+        } catch {
+            show.shows.server.stop()
+            ingest.stop()
+            try? FileManager.default.removeItem(atPath: showData)
+            throw error
+        }
+        watchPage = "\(base.withLock { $0 } ?? "http://127.0.0.1")/watch/\(DemoShow.streamName)"
+    }
+
+    /// Stops the HTTP listener, the show and the ingest (closing the recording), and removes the show's store.
+    func stop() {
+        ServeHTTP.stop(http)
+        show.shows.server.stop()
+        ingest.stop()
+        try? FileManager.default.removeItem(atPath: showData)
+    }
+
+    /// The recordings the ingest finished, oldest first.
+    var finishedRecordings: [String] { recordings.withLock { $0 } }
+
+    /// The recordings that failed, with why.
+    var failedRecordings: [String] { failures.withLock { $0 } }
+
+    /// A new private directory for the show's store.
+    private static func temporaryDirectory() throws -> String {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/stream-demo-show-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw CLIError.failure("cannot create a temporary directory for the demo show")
+        }
+        return String(cString: made)
+    }
+}

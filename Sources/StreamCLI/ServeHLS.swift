@@ -1,0 +1,124 @@
+import HTTP
+import HTTPServer
+import IngestServer
+import LiveHLS
+import LiveProtocol
+import LiveShows
+import Locking
+import ShowServer
+
+/// `stream serve`'s LL-HLS (docs/hls.md): every publish the ingest receives is packaged in memory and served on the
+/// HTTP listener.
+///
+/// - A plain publish at `/hls/{app}/{tag}/index.m3u8`, where `tag` is the key's one-way tag (never the key); the
+///   address is printed when the publish starts.
+/// - A live show's tiles at `/hls/{stream}/{tile}.m3u8`, and its main picture at `/hls/{stream}/main.m3u8`,
+///   following the show's state machine (the host's choice), with a discontinuity where it switches.
+///
+/// A publish that ends gets EXT-X-ENDLIST; its playlist stays served for a minute.
+final class ServeHLS: Sendable {
+    let origin: HLSOrigin
+    private let router = Locked(HLSPublishRouter())
+    private let baseURL = Locked<String?>(nil)
+    private let console: Console
+
+    init(console: Console, configuration: HLSOrigin.Configuration = HLSOrigin.Configuration()) {
+        self.console = console
+        origin = HLSOrigin(configuration: configuration)
+    }
+
+    /// Feeds the origin from the ingest; with live shows, learns from the publish gate which publishes are tiles.
+    func configureIngest(_ configuration: inout RTMPServer.Configuration, shows: ShowServer?) {
+        let previous = configuration.onMedia
+        configuration.onMedia = { [self] event in
+            previous?(event)
+            handle(event)
+        }
+        guard let shows, let gate = configuration.publishGate else { return }
+        let router = self.router
+        configuration.publishGate = PublishGate(authorize: { app, key in
+            let decision = gate.authorize(app, key)
+            // The gate admitted a show's key: which show and tile it publishes (the key stops here).
+            if case .allow = decision, case .allow(let ticket) = shows.authorizePublish(streamKey: key) {
+                let publish = HLSPublishRouter.Publish(app: app, keyTag: StreamKeyTag.tag(key))
+                router.withLock { $0.expect(publish, show: ticket.show, tile: ticket.tile.rawValue) }
+            }
+            return decision
+        }, started: gate.started, stopped: gate.stopped)
+    }
+
+    /// A show's tiles or main picture changed (the show server's ``ShowServer/Configuration/onPictures``).
+    func picturesChanged(stream: String, tiles: [TileKind], main: TileKind?) {
+        router.withLock { router in
+            apply(router.pictures(show: stream, tiles: tiles.map(\.rawValue), main: main?.rawValue))
+        }
+    }
+
+    /// Where the HTTP listener answers ("http://127.0.0.1:8080"), for the addresses printed.
+    func setBaseURL(_ url: String) {
+        baseURL.withLock { $0 = url }
+    }
+
+    private func handle(_ event: IngestMediaEvent) {
+        router.withLock { router in
+            switch event {
+            case .publishStarted(let app, let keyTag):
+                apply(router.publishStarted(HLSPublishRouter.Publish(app: app, keyTag: keyTag)).actions)
+            case .tag(let app, let keyTag, let tag):
+                apply(router.tag(tag, of: HLSPublishRouter.Publish(app: app, keyTag: keyTag)))
+            case .publishStopped(let app, let keyTag):
+                apply(router.publishStopped(HLSPublishRouter.Publish(app: app, keyTag: keyTag)))
+            }
+        }
+    }
+
+    /// Runs the router's actions (under its lock, so the main picture's tags keep their order across a switch).
+    private func apply(_ actions: [HLSPublishRouter.Action]) {
+        for action in actions {
+            switch action {
+            case .start(let id):
+                origin.publishStarted(id)
+                if let base = baseURL.withLock({ $0 }) { console.print("LL-HLS: \(base)\(id.playlistPath)") }
+            case .append(let tag, let id):
+                origin.append(tag, to: id)
+            case .discontinuity(let id):
+                origin.beginDiscontinuity(id)
+            case .stop(let id):
+                origin.publishStopped(id)
+            }
+        }
+    }
+
+    // MARK: Routes
+
+    /// Adds `/hls/{app}/{tag}/{file}` (plain publishes) and `/hls/{stream}/{file}` (shows' pictures).
+    func addRoutes(to router: inout HTTPRouter) {
+        let origin = self.origin
+        router.add(.get, "/hls/{app}/{tag}/{file}", .async { request in
+            guard let id = HLSStreamID(app: request.parameters["app"] ?? "", tag: request.parameters["tag"] ?? "")
+            else { return .status(.notFound) }
+            let file = request.parameters["file"] ?? ""
+            if file == id.playlist + ".m3u8" {
+                return Self.response(await origin.playlist(id, query: request.target.rawQuery))
+            }
+            return Self.response(await origin.resource(directory: id.directory, name: file))
+        })
+        router.add(.get, "/hls/{stream}/{file}", .async { request in
+            let stream = request.parameters["stream"] ?? ""
+            let file = request.parameters["file"] ?? ""
+            if file.hasSuffix(".m3u8") {
+                guard let id = HLSStreamID(show: stream, picture: String(file.dropLast(5))) else {
+                    return .status(.notFound)
+                }
+                return Self.response(await origin.playlist(id, query: request.target.rawQuery))
+            }
+            return Self.response(await origin.resource(directory: stream, name: file))
+        })
+    }
+
+    static func response(_ reply: HLSReply) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        for (name, value) in reply.headers.sorted(by: { $0.key < $1.key }) { headers.add(name, value) }
+        return HTTPResponse(status: HTTPStatus(code: reply.status), headers: headers, body: .bytes(reply.body))
+    }
+}

@@ -1,0 +1,431 @@
+// Stream's Low-Latency HLS player: plays an LL-HLS media playlist (RFC 8216bis) of fMP4 parts through Media Source
+// Extensions. No dependencies and no outside resources: it is served by `stream serve` itself.
+//
+// How it follows a live stream:
+// - It loads the playlist, appends the init segment (EXT-X-MAP), and starts at the newest independent part.
+// - Each next part is fetched as soon as it is listed; when it is not listed yet, the player asks for the playlist
+//   with _HLS_msn/_HLS_part (the server answers when the part exists) and, at the same time, for the part named by
+//   EXT-X-PRELOAD-HINT (the server holds that request until the part is complete).
+// - Parts are appended to one SourceBuffer as they arrive; playback is held `targetLag` seconds behind the newest
+//   frame, by nudging the playback rate and, when far behind (or once, on reaching the live edge), by jumping forward.
+// - A new EXT-X-MAP (another source or configuration) is appended before the parts that need it; EXT-X-ENDLIST
+//   ends the stream once its last part is in.
+// Without blocking reload support in the playlist it falls back to polling every half target duration, and without
+// parts to whole segments. Where Media Source is missing (Safari on older iPhones) the video element plays the
+// playlist natively.
+(function (global) {
+  'use strict';
+
+  /** Parses an attribute list: KEY=VALUE,KEY="quoted, value" (RFC 8216bis §4.2). */
+  function parseAttributes(text) {
+    const attributes = {};
+    const pattern = /([A-Z0-9-]+)=("[^"]*"|[^,]*)(?:,|$)/g;
+    let match;
+    while ((match = pattern.exec(text)) !== null) {
+      const value = match[2];
+      attributes[match[1]] = value.startsWith('"') ? value.slice(1, -1) : value;
+      if (match[0] === '') break;
+    }
+    return attributes;
+  }
+
+  /** Parses a media playlist into segments (each with its parts), the preload hint and the server's controls. */
+  function parsePlaylist(text) {
+    const lines = text.split(/\r?\n/);
+    if (lines[0] !== '#EXTM3U') throw new Error('not an M3U8 playlist');
+    const playlist = {
+      targetDuration: 0, partTarget: 0, partHoldBack: 0, canBlockReload: false, mediaSequence: 0,
+      ended: false, segments: [], hint: null,
+    };
+    let map = null;
+    let pending = { parts: [], discontinuity: false, programDateTime: null };
+    for (const line of lines) {
+      const colon = line.indexOf(':');
+      const tag = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1);
+      switch (tag) {
+        case '#EXT-X-TARGETDURATION': playlist.targetDuration = Number(value); break;
+        case '#EXT-X-MEDIA-SEQUENCE': playlist.mediaSequence = Number(value); break;
+        case '#EXT-X-ENDLIST': playlist.ended = true; break;
+        case '#EXT-X-PART-INF': playlist.partTarget = Number(parseAttributes(value)['PART-TARGET'] || 0); break;
+        case '#EXT-X-SERVER-CONTROL': {
+          const control = parseAttributes(value);
+          playlist.canBlockReload = control['CAN-BLOCK-RELOAD'] === 'YES';
+          playlist.partHoldBack = Number(control['PART-HOLD-BACK'] || 0);
+          break;
+        }
+        case '#EXT-X-MAP': map = parseAttributes(value).URI; break;
+        case '#EXT-X-DISCONTINUITY': pending.discontinuity = true; break;
+        case '#EXT-X-PROGRAM-DATE-TIME': pending.programDateTime = Date.parse(value); break;
+        case '#EXT-X-PART': {
+          const part = parseAttributes(value);
+          pending.parts.push({
+            uri: part.URI, duration: Number(part.DURATION), independent: part.INDEPENDENT === 'YES',
+          });
+          break;
+        }
+        case '#EXT-X-PRELOAD-HINT': {
+          const hint = parseAttributes(value);
+          if (hint.TYPE === 'PART' && playlist.hint === null) playlist.hint = hint.URI;
+          break;
+        }
+        case '#EXTINF':
+          pending.duration = parseFloat(value);
+          break;
+        default:
+          if (line !== '' && !line.startsWith('#')) {
+            playlist.segments.push(Object.assign(pending, { uri: line, map: map }));
+            pending = { parts: [], discontinuity: false, programDateTime: null };
+          }
+      }
+    }
+    if (pending.parts.length > 0) playlist.segments.push(Object.assign(pending, { uri: null, map: map }));
+    playlist.segments.forEach((segment, index) => {
+      segment.msn = playlist.mediaSequence + index;
+      segment.parts.forEach((part, partIndex) => { part.msn = segment.msn; part.index = partIndex; });
+    });
+    return playlist;
+  }
+
+  /** The RFC 6381 codecs of an init segment: "avc1.PPCCLL" from its avcC, "mp4a.40.N" from its esds. */
+  function codecsOf(bytes) {
+    const codecs = [];
+    const find = (a, b, c, d, from) => {
+      for (let i = from || 0; i + 4 <= bytes.length; i++) {
+        if (bytes[i] === a && bytes[i + 1] === b && bytes[i + 2] === c && bytes[i + 3] === d) return i;
+      }
+      return -1;
+    };
+    const avcC = find(0x61, 0x76, 0x63, 0x43);  // "avcC"
+    if (avcC >= 0) {
+      const hex = (n) => n.toString(16).padStart(2, '0');
+      codecs.push('avc1.' + hex(bytes[avcC + 5]) + hex(bytes[avcC + 6]) + hex(bytes[avcC + 7]));
+    }
+    const esds = find(0x65, 0x73, 0x64, 0x73);  // "esds"
+    if (esds >= 0) {
+      // DecoderSpecificInfo (tag 5): its first 5 bits are the audio object type.
+      let objectType = 2;
+      for (let i = esds + 8; i + 2 < bytes.length && i < esds + 64; i++) {
+        if (bytes[i] === 0x05) {
+          let j = i + 1;
+          while (bytes[j] & 0x80) j++;
+          objectType = bytes[j + 1] >> 3;
+          break;
+        }
+      }
+      codecs.push('mp4a.40.' + objectType);
+    }
+    return codecs.join(',');
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  class HTTPError extends Error {
+    constructor(status, url) {
+      super('HTTP ' + status + ' for ' + url);
+      this.status = status;
+    }
+  }
+
+  /** Plays one LL-HLS media playlist in a video element. Dispatches "statechange" events (detail: the state). */
+  class StreamHLSPlayer extends EventTarget {
+    /**
+     * @param {HTMLVideoElement} video the element to play in (muted, for autoplay to be allowed)
+     * @param {string} url the media playlist's URL
+     * @param {{targetLag?: number, backBuffer?: number, lowLatency?: boolean}} options seconds behind the newest
+     *   frame to play at (default 0.7; with lowLatency false, three target durations), seconds of played media to
+     *   keep (default 20), and false to play as a player without LL-HLS would (whole segments, polled playlist)
+     */
+    constructor(video, url, options) {
+      super();
+      this.video = video;
+      this.url = new URL(url, global.location.href).href;
+      this.lowLatency = !(options && options.lowLatency === false);
+      this.targetLag = (options && options.targetLag) || (this.lowLatency ? 0.7 : 0);
+      this.backBuffer = (options && options.backBuffer) || 20;
+      this.state = 'idle';
+      this.stats = {
+        partsLoaded: 0, segmentsLoaded: 0, bytesLoaded: 0, playlistLoads: 0, blockingReloads: 0,
+        hintsUsed: 0, jumps: 0, errors: 0, lag: 0, lastPartAt: 0,
+      };
+      this.inflight = new Map();
+      this.stopped = false;
+      this.controller = new AbortController();
+    }
+
+    /** Starts playing; resolves when the stream ends or the player is stopped. */
+    async start() {
+      const MediaSourceType = global.ManagedMediaSource || global.MediaSource;
+      if (!MediaSourceType) {
+        // No Media Source: the browser's own HLS (Safari plays LL-HLS natively).
+        this.video.src = this.url;
+        this.setState('playing');
+        return;
+      }
+      this.setState('loading');
+      try {
+        await this.run(MediaSourceType);
+      } catch (error) {
+        if (!this.stopped) {
+          this.stats.errors++;
+          this.lastError = String(error && error.message ? error.message : error);
+          this.setState('error');
+        }
+      }
+    }
+
+    /** Stops fetching and detaches. */
+    stop() {
+      this.stopped = true;
+      this.controller.abort();
+      this.setState('stopped');
+    }
+
+    setState(state) {
+      if (this.state === state) return;
+      this.state = state;
+      this.dispatchEvent(new CustomEvent('statechange', { detail: state }));
+    }
+
+    async fetchBytes(url, signal) {
+      const response = await fetch(url, { signal: signal || this.controller.signal, cache: 'no-store' });
+      if (!response.ok) throw new HTTPError(response.status, url);
+      return new Uint8Array(await response.arrayBuffer());
+    }
+
+    async loadPlaylist(msn, part) {
+      let url = this.url;
+      if (msn !== undefined) {
+        url += (url.includes('?') ? '&' : '?') + '_HLS_msn=' + msn + (part !== undefined ? '&_HLS_part=' + part : '');
+        this.stats.blockingReloads++;
+      }
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const response = await fetch(url, { signal: this.controller.signal, cache: 'no-store' });
+          if (response.status === 503 && attempt < 3) continue;  // held too long: ask again
+          if (!response.ok) throw new HTTPError(response.status, url);
+          this.stats.playlistLoads++;
+          return parsePlaylist(await response.text());
+        } catch (error) {
+          if (this.stopped || (error instanceof HTTPError && error.status === 400) || attempt >= 5) throw error;
+          await sleep(500 * (attempt + 1));
+        }
+      }
+    }
+
+    /** The bytes of a part or segment, from a request already under way (a preload hint) if there is one. */
+    async media(uri) {
+      const url = new URL(uri, this.url).href;
+      const request = this.inflight.get(url);
+      this.inflight.delete(url);
+      if (request) {
+        try {
+          const bytes = await request;
+          this.stats.hintsUsed++;
+          return bytes;
+        } catch (error) {
+          if (this.stopped) throw error;  // else the hint failed (held too long): ask for the listed part again
+        }
+      }
+      return this.fetchBytes(url);
+    }
+
+    /** Asks for the hinted part before it is listed; the server answers when it is complete. */
+    prefetchHint(playlist) {
+      if (!playlist.hint) return;
+      const url = new URL(playlist.hint, this.url).href;
+      if (this.inflight.has(url)) return;
+      const request = this.fetchBytes(url);
+      request.catch(() => this.inflight.delete(url));  // a hint that never came to be
+      this.inflight.set(url, request);
+      for (const key of this.inflight.keys()) {
+        if (this.inflight.size <= 4) break;
+        this.inflight.delete(key);
+      }
+    }
+
+    /** Runs one SourceBuffer operation (append or remove) after the ones before it, resolving when it is done. */
+    enqueue(operation) {
+      const run = () => new Promise((resolve, reject) => {
+        const buffer = this.sourceBuffer;
+        const done = () => {
+          buffer.removeEventListener('updateend', done);
+          buffer.removeEventListener('error', failed);
+          resolve();
+        };
+        const failed = () => {
+          buffer.removeEventListener('updateend', done);
+          buffer.removeEventListener('error', failed);
+          reject(new Error('the browser refused the media'));
+        };
+        buffer.addEventListener('updateend', done);
+        buffer.addEventListener('error', failed);
+        try {
+          operation(buffer);
+        } catch (error) {
+          done();
+          reject(error);
+        }
+      });
+      this.operations = (this.operations || Promise.resolve()).then(run, run);
+      return this.operations;
+    }
+
+    append(bytes) {
+      return this.enqueue((buffer) => buffer.appendBuffer(bytes));
+    }
+
+    async useInit(uri) {
+      if (uri === this.initURI) return;
+      const bytes = await this.media(uri);
+      const type = 'video/mp4; codecs="' + codecsOf(bytes) + '"';
+      if (!this.sourceBuffer) {
+        this.sourceBuffer = this.mediaSource.addSourceBuffer(type);
+        this.sourceBuffer.mode = 'segments';
+      } else if (this.sourceBuffer.changeType) {
+        this.sourceBuffer.changeType(type);
+      }
+      this.initURI = uri;
+      await this.append(bytes);
+    }
+
+    /** Keeps playback `targetLag` behind the newest frame, and the buffer behind it bounded. */
+    followLiveEdge() {
+      const video = this.video;
+      const ranges = video.buffered;
+      if (ranges.length === 0) return;
+      const end = ranges.end(ranges.length - 1);
+      const lag = end - video.currentTime;
+      this.stats.lag = lag;
+      // Once the parts already listed at the start are in (the player waits at the live edge), it jumps to
+      // `targetLag` behind the newest frame at once rather than catching up slowly from the keyframe it started at.
+      const catchUp = this.atLiveEdge && !this.caughtUp && lag > this.targetLag + 0.2;
+      if (this.atLiveEdge) this.caughtUp = true;
+      if (video.currentTime < ranges.start(ranges.length - 1) || lag > this.targetLag + 1.5 || catchUp) {
+        video.currentTime = Math.max(ranges.start(ranges.length - 1), end - this.targetLag);
+        this.stats.jumps++;
+      } else if (lag > this.targetLag + 0.25) {
+        video.playbackRate = 1.1;
+      } else if (lag < this.targetLag - 0.15) {
+        video.playbackRate = 0.95;
+      } else {
+        video.playbackRate = 1;
+      }
+      if (video.paused && lag > 0.2 && this.state !== 'ended') {
+        video.play().catch(() => {});
+      }
+      const start = ranges.start(0);
+      if (video.currentTime - start > this.backBuffer * 1.5 && !this.trimming) {
+        this.trimming = true;
+        const until = video.currentTime - this.backBuffer;
+        this.enqueue((buffer) => buffer.remove(start, until)).catch(() => {}).then(() => { this.trimming = false; });
+      }
+    }
+
+    async run(MediaSourceType) {
+      this.mediaSource = new MediaSourceType();
+      if (global.ManagedMediaSource && MediaSourceType === global.ManagedMediaSource) {
+        this.video.disableRemotePlayback = true;
+      }
+      const opened = new Promise((resolve) => this.mediaSource.addEventListener('sourceopen', resolve, { once: true }));
+      this.video.src = URL.createObjectURL(this.mediaSource);
+      await opened;
+      this.timer = setInterval(() => { if (this.sourceBuffer) this.followLiveEdge(); }, 100);
+      try {
+        await this.follow();
+      } finally {
+        clearInterval(this.timer);
+      }
+    }
+
+    /** The part (msn, index) in a playlist, or null. */
+    static findPart(playlist, msn, index) {
+      const segment = playlist.segments.find((s) => s.msn === msn);
+      if (!segment) return null;
+      return segment.parts.find((p) => p.index === index) || null;
+    }
+
+    async follow() {
+      let playlist = await this.loadPlaylist();
+      // Start at the newest independent part; a playlist without parts starts three segments from the end.
+      const parts = playlist.segments.flatMap((s) => s.parts);
+      const independent = parts.filter((p) => p.independent);
+      const usesParts = this.lowLatency && independent.length > 0;
+      if (!this.lowLatency && !this.targetLag) this.targetLag = 3 * playlist.targetDuration;
+      let next;
+      if (usesParts) {
+        const first = independent[independent.length - 1];
+        next = { msn: first.msn, index: first.index };
+      } else {
+        const complete = playlist.segments.filter((s) => s.uri);
+        const start = complete[Math.max(0, complete.length - 3)];
+        next = { msn: start ? start.msn : playlist.mediaSequence, index: 0 };
+      }
+      this.setState('playing');
+      while (!this.stopped) {
+        const segment = playlist.segments.find((s) => s.msn === next.msn);
+        if (segment && segment.map) await this.useInit(segment.map);
+        if (usesParts) {
+          const part = StreamHLSPlayer.findPart(playlist, next.msn, next.index);
+          if (part) {
+            const bytes = await this.loadMedia(part.uri, () => { next = null; });
+            if (next === null) {  // it left the window: start again at the live edge
+              return this.follow();
+            }
+            await this.append(bytes);
+            this.stats.partsLoaded++;
+            this.stats.bytesLoaded += bytes.length;
+            this.stats.lastPartAt = Date.now();
+            this.dispatchEvent(new CustomEvent('part', { detail: { msn: next.msn, index: next.index } }));
+            next = { msn: next.msn, index: next.index + 1 };
+            this.prefetchHint(playlist);
+            continue;
+          }
+          if (segment && segment.uri && next.index >= segment.parts.length
+              && (segment.parts.length === 0 || next.index > segment.parts[segment.parts.length - 1].index)) {
+            next = { msn: next.msn + 1, index: 0 };  // that segment is complete: on to the next one
+            continue;
+          }
+        } else if (segment && segment.uri) {
+          const bytes = await this.loadMedia(segment.uri, () => { next = null; });
+          if (next === null) return this.follow();
+          await this.append(bytes);
+          this.stats.segmentsLoaded++;
+          this.stats.bytesLoaded += bytes.length;
+          next = { msn: next.msn + 1, index: 0 };
+          continue;
+        }
+        if (playlist.ended) {
+          await this.operations;
+          if (this.mediaSource.readyState === 'open') this.mediaSource.endOfStream();
+          this.setState('ended');
+          return;
+        }
+        if (playlist.canBlockReload && this.lowLatency) {
+          this.prefetchHint(playlist);
+          this.atLiveEdge = true;
+          playlist = await this.loadPlaylist(next.msn, usesParts ? next.index : undefined);
+        } else {
+          await sleep(Math.max(250, playlist.targetDuration * 500));
+          playlist = await this.loadPlaylist();
+        }
+      }
+    }
+
+    /** Fetches a listed resource; a 404 (it left the window while we were behind) calls `gone`. */
+    async loadMedia(uri, gone) {
+      try {
+        return await this.media(uri);
+      } catch (error) {
+        if (error instanceof HTTPError && error.status === 404) {
+          gone();
+          return null;
+        }
+        throw error;
+      }
+    }
+  }
+
+  global.StreamHLSPlayer = StreamHLSPlayer;
+  global.StreamHLS = { parsePlaylist: parsePlaylist, parseAttributes: parseAttributes, codecsOf: codecsOf };
+})(window);

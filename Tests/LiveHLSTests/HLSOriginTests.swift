@@ -1,0 +1,131 @@
+import FLV
+import Foundation
+import HLS
+import Testing
+import TestSupport
+@testable import LiveHLS
+
+@Suite struct HLSOriginTests {
+    static let id = HLSStreamID(app: "live", tag: "3f2a9c01")!
+
+    /// An origin with a publish that has run `milliseconds` of the synthetic stream.
+    static func origin(milliseconds: Int, configuration: HLSOrigin.Configuration = HLSOrigin.Configuration())
+        -> (HLSOrigin, SyntheticStream, [FLVTag]) {
+        let origin = HLSOrigin(configuration: configuration)
+        let stream = SyntheticStream()
+        origin.publishStarted(id)
+        for tag in stream.headers { origin.append(tag, to: id) }
+        let all = stream.media(milliseconds: 20_000)
+        let sent = all.prefix { $0.timestamp < UInt32(milliseconds) }
+        for tag in sent { origin.append(tag, to: id) }
+        return (origin, stream, Array(all.dropFirst(sent.count)))
+    }
+
+    static func text(_ reply: HLSReply) -> String { String(decoding: reply.body, as: UTF8.self) }
+
+    @Test func streamIDsAreAppsAndKeyTagsOnly() {
+        #expect(HLSStreamID(app: "live", tag: "#3f2a9c01")?.path == "/hls/live/3f2a9c01/")
+        #expect(HLSStreamID(app: "live", tag: "3F2A9C01") == nil)
+        #expect(HLSStreamID(app: "live", tag: "super-secret-key") == nil)
+        #expect(HLSStreamID(app: "../etc", tag: "3f2a9c01") == nil)
+        #expect(HLSStreamID(app: "", tag: "3f2a9c01") == nil)
+    }
+
+    @Test func servesThePlaylistAndItsResourcesWithTheirCachePolicies() async throws {
+        let (origin, _, _) = Self.origin(milliseconds: 5000)
+        let playlist = await origin.playlist(Self.id, query: nil)
+        #expect(playlist.status == 200)
+        #expect(playlist.headers["Content-Type"] == "application/vnd.apple.mpegurl")
+        #expect(playlist.headers["Cache-Control"] == "no-cache")
+        #expect(playlist.headers["Access-Control-Allow-Origin"] == "*")
+        let text = Self.text(playlist)
+        let mapName = try #require(text.split(separator: "\"").first { $0.hasPrefix("init-") })
+        let initReply = await origin.resource(Self.id, name: String(mapName))
+        #expect(initReply.status == 200)
+        #expect(initReply.headers["Cache-Control"] == "public, max-age=31536000, immutable")
+        #expect(initReply.headers["Content-Type"] == "video/mp4")
+        #expect(Array(initReply.body[4..<8]) == Array("ftyp".utf8))
+        #expect(await origin.resource(Self.id, name: "part-zz-1.0.m4s").status == 404)
+        #expect(await origin.resource(Self.id, name: "../../etc/passwd").status == 404)
+        #expect(await origin.playlist(HLSStreamID(app: "live", tag: "00000000")!, query: nil).status == 404)
+        #expect(await origin.playlist(Self.id, query: "_HLS_part=1").status == 400)
+        #expect(await origin.playlist(Self.id, query: "_HLS_msn=99").status == 400)
+        #expect(await origin.playlist(Self.id, query: "_HLS_msn=x").status == 400)
+    }
+
+    @Test func aBlockingReloadIsAnsweredTheMomentItsPartExists() async throws {
+        let (origin, _, rest) = Self.origin(milliseconds: 5000)
+        let position = try #require(origin.currentPlaylist(Self.id))
+        let lastPart = try #require(position.split(separator: "\n").last { $0.hasPrefix("#EXT-X-PART:") })
+        // "part-EPOCH-MSN.INDEX.m4s": ask for the part after the last one listed.
+        let name = try #require(lastPart.split(separator: "\"").dropFirst().first)
+        let numbers = name.split(separator: "-").last!.dropLast(4).split(separator: ".").map { Int($0)! }
+        let query = "_HLS_msn=\(numbers[0])&_HLS_part=\(numbers[1] + 1)"
+        let nextPartName = "part-\(name.split(separator: "-")[1])-\(numbers[0]).\(numbers[1] + 1).m4s"
+
+        async let blocked = origin.playlist(Self.id, query: query)
+        async let hinted = origin.resource(Self.id, name: nextPartName)
+        // Both are held until the frames of the next part arrive.
+        while origin.statistics.heldRequests < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        var fed = ContinuousClock.now
+        for tag in rest {
+            fed = .now
+            origin.append(tag, to: Self.id)
+            if origin.statistics.heldRequests == 0 { break }
+        }
+        let (playlist, part) = await (blocked, hinted)
+        let answered = ContinuousClock.now
+        #expect(answered - fed < .milliseconds(50))
+        #expect(playlist.status == 200)
+        #expect(playlist.headers["Cache-Control"] == "public, max-age=12")
+        #expect(Self.text(playlist).contains(nextPartName))
+        #expect(part.status == 200)
+        #expect(Array(part.body[4..<8]) == Array("moof".utf8))
+        #expect(origin.statistics.releasedRequests == 2)
+    }
+
+    @Test func heldRequestsEndWithTheStreamOrTheHoldTime() async throws {
+        let configuration = HLSOrigin.Configuration(initialHold: .milliseconds(200), maximumHold: .milliseconds(300))
+        let (origin, _, _) = Self.origin(milliseconds: 5000, configuration: configuration)
+        // Two segments ahead of the last: allowed, and held until the hold time runs out.
+        let started = ContinuousClock.now
+        let late = await origin.playlist(Self.id, query: "_HLS_msn=4")
+        #expect(late.status == 503)
+        #expect(ContinuousClock.now - started >= .milliseconds(300))
+        #expect(origin.statistics.timedOutRequests == 1)
+
+        async let held = origin.playlist(Self.id, query: "_HLS_msn=4")
+        while origin.statistics.heldRequests < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        origin.publishStopped(Self.id)
+        let ended = await held
+        #expect(ended.status == 200)
+        #expect(Self.text(ended).hasSuffix("#EXT-X-ENDLIST\n"))
+
+        // A stream that has not made its first segment yet: the plain playlist is waited for, then 404.
+        let fresh = HLSOrigin(configuration: configuration)
+        fresh.publishStarted(Self.id)
+        #expect(await fresh.playlist(Self.id, query: nil).status == 404)
+    }
+
+    @Test func aCancelledRequestLeavesNoWaiterBehind() async throws {
+        let (origin, _, _) = Self.origin(milliseconds: 5000)
+        let task = Task { await origin.playlist(Self.id, query: "_HLS_msn=4") }
+        while origin.statistics.heldRequests < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        _ = await task.value
+        #expect(origin.statistics.heldRequests == 0)
+    }
+
+    @Test func aNewPublishOfTheSameKeyStartsAFreshPlaylist() async throws {
+        let (origin, stream, _) = Self.origin(milliseconds: 5000)
+        let first = try #require(origin.currentPlaylist(Self.id))
+        origin.publishStopped(Self.id)
+        origin.publishStarted(Self.id)
+        for tag in stream.headers + stream.media(milliseconds: 2100) { origin.append(tag, to: Self.id) }
+        let second = try #require(origin.currentPlaylist(Self.id))
+        // Another epoch in every name: nothing cached from the first publish is reused.
+        let epoch = { (text: String) in text.split(separator: "\"").first { $0.hasPrefix("init-") } }
+        #expect(epoch(first) != epoch(second))
+        #expect(second.contains("#EXT-X-MEDIA-SEQUENCE:0"))
+    }
+}
