@@ -39,6 +39,15 @@ let package = Package(
         .library(name: "Broadcast", targets: ["Broadcast"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "AppLogic", targets: ["AppLogic"]),
+        .library(name: "SDP", targets: ["SDP"]),
+        .library(name: "ICE", targets: ["ICE"]),
+        .library(name: "RTP", targets: ["RTP"]),
+        .library(name: "DTLS", targets: ["DTLS"]),
+        .library(name: "SRTP", targets: ["SRTP"]),
+        .library(name: "Opus", targets: ["Opus"]),
+        .library(name: "WebRTC", targets: ["WebRTC"]),
+        .library(name: "WHIP", targets: ["WHIP"]),
+        .library(name: "RealtimeCalls", targets: ["RealtimeCalls"]),
         .executable(name: "stream", targets: ["stream"]),
     ],
     targets: [
@@ -58,6 +67,9 @@ let package = Package(
         .systemLibrary(name: "CPulse", path: "Sources/CPulse",
                        providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
+        .systemLibrary(name: "CSRTP", path: "Sources/CSRTP", pkgConfig: "libsrtp2",
+                       providers: [.apt(["libsrtp2-dev"])]),
+        .systemLibrary(name: "COpus", path: "Sources/COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         // glibc's malloc_trim: the ingest server hands freed buffers back to the system after peers leave.
@@ -107,6 +119,12 @@ let package = Package(
                 resources: [.embedInCode("Web/hls-player.js"), .embedInCode("Web/hls.html"), .embedInCode("Web/watch.html"),
                             .embedInCode("Web/watch.js"), .embedInCode("Web/watch.css")],
                 swiftSettings: strict),
+        // WebRTC without I/O: SDP offers and answers for WHIP, STUN and the ICE agent, RTP/RTCP and payloaders.
+        .target(name: "SDP", swiftSettings: strict),
+        .target(name: "ICE", dependencies: ["Digest"], swiftSettings: strict),
+        .target(name: "RTP", dependencies: ["ByteIO"], swiftSettings: strict),
+        // WHIP's HTTP exchange (RFC 9725) without I/O: the requests to send and what the responses mean.
+        .target(name: "WHIP", swiftSettings: strict),
 
         // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
@@ -116,6 +134,22 @@ let package = Package(
                     .target(name: "CEpoll", condition: .when(platforms: [.linux])),
                     .target(name: "CTCPInfo", condition: .when(platforms: [.linux])),
                 ],
+                swiftSettings: strict),
+
+        // WebRTC's C edge: DTLS-SRTP through OpenSSL memory BIOs, SRTP through libsrtp2, Opus through libopus.
+        .target(name: "DTLS", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
+        .target(name: "SRTP", dependencies: [.target(name: "CSRTP", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
+        .target(name: "Opus",
+                dependencies: ["Encoders", .target(name: "COpus", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
+
+        // The WebRTC publisher: ICE, DTLS, SRTP and RTP over a UDP socket on the Transport event loop; WHIP as an
+        // output of the engine over the HTTP client.
+        .target(name: "WebRTC",
+                dependencies: ["SDP", "ICE", "RTP", "DTLS", "SRTP", "WHIP", "Transport", "Encoders", "FLV", "Engine",
+                               "HTTPClient", "HTTP", "Locking", "StreamCore"],
                 swiftSettings: strict),
 
         // Media: frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, test sources.
@@ -156,7 +190,8 @@ let package = Package(
         // Linux's broadcaster: sources (test patterns, X11, PulseAudio, V4L2/Y4M) → PiP → x264/AAC on a real-time
         // thread → the engine.
         .target(name: "Broadcast",
-                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Engine", "Capture", "Locking"],
+                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Engine", "Capture", "Locking",
+                               "Opus"],
                 swiftSettings: strict),
 
         // Linux capture: X11 screen (xcb + MIT-SHM), PulseAudio inputs and system audio, V4L2 cameras, Y4M files.
@@ -171,13 +206,29 @@ let package = Package(
                 swiftSettings: strict),
 
         // Decisions of the iOS app and broadcast extension, kept out of the Apple-only shell so they are tested here.
-        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "Engine", "Publisher"], swiftSettings: strict),
+        // The live-show client (seed 004's API) for apps and the CLI: the show object over the protocol's codec,
+        // reconnecting and resynchronising. No C module (the app links it): Stream's WebSocketClient on Linux,
+        // URLSessionWebSocketTask on Apple platforms.
+        .target(name: "RealtimeCalls",
+                dependencies: ["LiveProtocol", "JSON", "Digest", "Engine", "Locking",
+                               .target(name: "HTTPClient", condition: .when(platforms: [.linux])),
+                               .target(name: "HTTP", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
+        // Going live from Linux through RealtimeCalls with Stream's engine (test sources, X11, V4L2/Y4M, PulseAudio).
+        .target(name: "RealtimeBroadcast",
+                dependencies: ["RealtimeCalls", "LiveProtocol", "Broadcast", "Engine", "Publisher", "StreamCore",
+                               "Locking"],
+                swiftSettings: strict),
+        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "Engine", "Publisher", "LiveProtocol",
+                                              "RealtimeCalls"],
+                swiftSettings: strict),
 
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
                 dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
-                               "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer", "SQLiteShowStore",
-                               "LiveHLS", "LiveProtocol", "WebAssets", "JSON"],
+                               "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer",
+                               "SQLiteShowStore", "RealtimeCalls", "RealtimeBroadcast", "LiveProtocol", "JSON", "LiveHLS",
+                               "WebAssets", "WebRTC", "WHIP", "HTTPClient", "ICE"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
@@ -204,6 +255,19 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
+        .testTarget(name: "SDPTests", dependencies: ["SDP"], swiftSettings: strict),
+        .testTarget(name: "ICETests", dependencies: ["ICE", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "RTPTests", dependencies: ["RTP"], swiftSettings: strict),
+        .testTarget(name: "WHIPTests", dependencies: ["WHIP"], swiftSettings: strict),
+        .testTarget(name: "WebRTCTests",
+                    dependencies: ["WebRTC", "WHIP", "Encoders", "Media", "Opus", "Transport", "Locking",
+                                   "TestSupport", "stream"],
+                    swiftSettings: strict),
+        .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "OpusTests",
+                    dependencies: ["Opus", "Encoders", "Media",
+                                   .target(name: "COpus", condition: .when(platforms: [.linux]))],
+                    swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "IdentityTests", dependencies: ["Identity", "JSON"], swiftSettings: strict),
         .testTarget(name: "LiveProtocolTests", dependencies: ["LiveProtocol"], swiftSettings: strict),
@@ -238,10 +302,16 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Engine", "TestSupport", "CV4L2", "Locking", "Media"],
                     swiftSettings: strict),
-        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "Engine", "Publisher", "StreamCore"],
+        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "Engine", "Publisher", "StreamCore",
+                                                          "LiveProtocol", "RealtimeCalls"],
+                    swiftSettings: strict),
+        .testTarget(name: "RealtimeCallsTests",
+                    dependencies: ["RealtimeCalls", "LiveProtocol", "Identity", "Locking", "Digest", "TestSupport",
+                                   "stream"],
                     swiftSettings: strict),
         .testTarget(name: "StreamCLITests",
-                    dependencies: ["StreamCLI", "Capture", "Media", "StreamCore", "stream", "TestSupport", "Identity"],
+                    dependencies: ["StreamCLI", "Capture", "Media", "StreamCore", "stream", "TestSupport", "Identity",
+                                   "LiveProtocol", "RealtimeCalls"],
                     swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "AMF", "FLV", "RTMP", "Transport", "Publisher", "IngestServer",

@@ -12,8 +12,9 @@ seconds="${1:-60}"
 shift || true
 # target:max_len. The handshake and session targets need room for C0+C1+C2 (3073 bytes) and what follows.
 all_targets=(FuzzAMF0:4096 FuzzChunkDecoder:8192 FuzzFLV:8192 FuzzServerHandshake:8192 FuzzServerSession:8192
-             FuzzSettings:4096 FuzzIngestURL:512 FuzzHTTPRequestHead:4096 FuzzChunkedDecoder:2048
-             FuzzWebSocketFrameDecoder:2048 FuzzLiveRequest:2048 FuzzShowsFile:4096)
+             FuzzSettings:4096 FuzzIngestURL:512 FuzzSDP:8192 FuzzSTUN:1500 FuzzRTCP:2048
+             FuzzHTTPRequestHead:4096 FuzzChunkedDecoder:2048 FuzzWebSocketFrameDecoder:2048 FuzzLiveRequest:2048
+             FuzzShowsFile:4096)
 selected=()
 if [ $# -gt 0 ]; then
     for name in "$@"; do

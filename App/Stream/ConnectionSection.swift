@@ -1,3 +1,4 @@
+import StreamCore
 import SwiftUI
 
 /// The ingest URL and the stream key (a secure field), saved to the Keychain.
@@ -10,7 +11,12 @@ struct ConnectionSection: View {
                 .keyboardType(.URL)
                 .textInputAutocapitalization(.never)
                 .autocorrectionDisabled()
-            SecureField("Stream Key", text: $model.streamKey)
+            SecureField("Stream Key (or WHIP token)", text: $model.streamKey)
+            // WHIP needs an https:// endpoint; the extension says so when the URL and this disagree (PublishPlan).
+            Picker("Protocol", selection: $model.settings.publishProtocol) {
+                Text("RTMP").tag(StreamSettings.PublishProtocol.rtmp)
+                Text("WebRTC (WHIP)").tag(StreamSettings.PublishProtocol.whip)
+            }
             Button("Save to Keychain") { model.saveConnection() }
         } header: {
             Text("Connection")

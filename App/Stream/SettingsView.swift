@@ -17,6 +17,7 @@ struct SettingsView: View {
                 audioSection
                 PiPSection(model: model)
                 BroadcastSection()
+                LiveShowsSection()
                 if !model.warnings.isEmpty {
                     Section("Notes") {
                         ForEach(model.warnings, id: \.self) { Text($0).font(.footnote) }
@@ -53,7 +54,12 @@ struct SettingsView: View {
         Section("Audio") {
             Stepper("Audio bitrate: \(model.settings.audioBitrateKbps) kbps", value: $model.settings.audioBitrateKbps,
                     in: StreamSettings.audioBitrateRangeKbps, step: 32)
-            Toggle("Include app audio", isOn: $model.settings.includeAppAudio)
+            // The seed's microphone-or-system switch; both mixed is the default (app audio on).
+            Picker("Sound", selection: $model.settings.audioSource) {
+                Text("Microphone").tag(StreamSettings.AudioSource.microphone)
+                Text("System audio").tag(StreamSettings.AudioSource.system)
+                Text("Both").tag(StreamSettings.AudioSource.both)
+            }
             NavigationLink("Audio Input") {
                 AudioInputPicker(selectedID: $model.settings.audioInputID)
             }

@@ -56,8 +56,13 @@ final class BroadcastPipeline {
         } catch {
             throw Failure(failure: .unreadableCredentials(detail: "\(error)"))
         }
-        guard let stored else { throw Failure(failure: .missingCredentials) }
-        credentials = stored
+        // This build links no WebRTC stack (OpenSSL DTLS, libsrtp2, libopus have no iOS build here): WHIP chosen
+        // in the settings is refused with a message instead of publishing over RTMP behind the user's back.
+        switch PublishPlan.decide(settings: settings, credentials: stored, webRTCAvailable: false) {
+        case .rtmp(let chosen): credentials = chosen
+        case .whip: throw Failure(failure: .webRTCUnavailable)
+        case .refused(let failure): throw Failure(failure: failure)
+        }
         self.onEnd = onEnd
 
         _ = try? AudioSessionConfigurator.activate()
@@ -72,7 +77,8 @@ final class BroadcastPipeline {
             facecam = nil
         }
 
-        routing = SampleRouting(includeAppAudio: settings.includeAppAudio)
+        routing = SampleRouting(includeAppAudio: settings.includeAppAudio,
+                                includeMicrophone: settings.capturesMicrophone)
         mixer = AudioMixer(inputCount: routing.mixerInputs.count, channels: MemoryBudget.audioChannels)
         frameGate = FrameRateGate(framesPerSecond: settings.fps)
         screenScale = UITraitCollection.current.displayScale

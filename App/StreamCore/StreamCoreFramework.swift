@@ -4,7 +4,9 @@
 @_exported import Encoders
 @_exported import Engine
 @_exported import FLV
+@_exported import LiveProtocol
 @_exported import Media
 @_exported import Publisher
+@_exported import RealtimeCalls
 @_exported import RTMP
 @_exported import StreamCore

@@ -31,6 +31,10 @@ public enum BroadcastFailure: Sendable, Hashable {
     case encoderFailed(detail: String)
     /// The broadcast stopped for another reason (the detail is the engine's message, never the key).
     case stopped(detail: String)
+    /// The settings' protocol and the saved URL disagree (WebRTC chosen with an RTMP URL, or the other way).
+    case protocolMismatch(StreamSettings.PublishProtocol)
+    /// WebRTC (WHIP) was chosen but this build has no WebRTC stack.
+    case webRTCUnavailable
 
     /// The `NSError` domain of the finish error.
     public static let errorDomain = "com.joeblau.Stream.Broadcast"
@@ -81,6 +85,8 @@ public enum BroadcastFailure: Sendable, Hashable {
         case .protocolError: 11
         case .encoderFailed: 12
         case .stopped: 13
+        case .protocolMismatch: 14
+        case .webRTCUnavailable: 15
         }
     }
 
@@ -122,6 +128,14 @@ public enum BroadcastFailure: Sendable, Hashable {
             text = "Encoding failed (\(detail)). Try a lower quality in Stream's settings."
         case .stopped(let detail):
             text = "The broadcast stopped (\(detail)). Start it again."
+        case .protocolMismatch(.whip):
+            text = "WebRTC (WHIP) is chosen, but the saved URL is an RTMP ingest. Enter the WHIP endpoint's https:// "
+                + "URL and its token in Stream, or choose RTMP."
+        case .protocolMismatch(.rtmp):
+            text = "RTMP is chosen, but the saved URL is a WHIP endpoint. Enter an rtmp:// or rtmps:// URL in Stream, "
+                + "or choose WebRTC (WHIP)."
+        case .webRTCUnavailable:
+            text = "This build of Stream cannot publish over WebRTC (WHIP) yet. Choose RTMP in Stream's settings."
         }
         return Redaction.redact(text, secrets: [streamKey ?? ""])
     }

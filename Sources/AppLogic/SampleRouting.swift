@@ -28,6 +28,8 @@ public struct SampleRouting: Sendable, Hashable {
         case finished
         /// App audio is off in the settings.
         case appAudioOff
+        /// The settings choose the system audio alone (the seed's `useMic` off).
+        case microphoneOff
         /// The frame came sooner than the frame rate allows (see `FrameRateGate`).
         case aboveFrameRate
     }
@@ -44,6 +46,8 @@ public struct SampleRouting: Sendable, Hashable {
 
     /// Whether app audio is mixed in (`StreamSettings.includeAppAudio`).
     public var includeAppAudio: Bool
+    /// Whether the microphone is mixed in (`StreamSettings.capturesMicrophone`).
+    public var includeMicrophone: Bool
     /// Whether the camera delivers frames now (started and not interrupted).
     public var facecamActive: Bool
     /// Whether screen frames need rotating into the locked orientation (see `EncodeSizeLock.needsRotation`).
@@ -54,12 +58,14 @@ public struct SampleRouting: Sendable, Hashable {
     /// Creates routing rules.
     /// - Parameters:
     ///   - includeAppAudio: the app-audio setting.
+    ///   - includeMicrophone: false when the settings choose the system audio alone.
     ///   - facecamActive: whether camera frames are arriving.
     ///   - needsRotation: whether the screen frames are not upright for the locked size.
     ///   - phase: running, paused or finished.
-    public init(includeAppAudio: Bool, facecamActive: Bool = false, needsRotation: Bool = false,
-                phase: Phase = .running) {
+    public init(includeAppAudio: Bool, includeMicrophone: Bool = true, facecamActive: Bool = false,
+                needsRotation: Bool = false, phase: Phase = .running) {
         self.includeAppAudio = includeAppAudio
+        self.includeMicrophone = includeMicrophone
         self.facecamActive = facecamActive
         self.needsRotation = needsRotation
         self.phase = phase
@@ -79,19 +85,20 @@ public struct SampleRouting: Sendable, Hashable {
         case .audioApp:
             return includeAppAudio ? .mix(.app) : .drop(.appAudioOff)
         case .audioMic:
-            return .mix(.microphone)
+            return includeMicrophone ? .mix(.microphone) : .drop(.microphoneOff)
         }
     }
 
-    /// The audio sources whose buffers are awaited in the mix: the microphone always (when the user enabled it in
-    /// the picker, its buffers come), the app when its audio is on.
+    /// The audio sources whose buffers are awaited in the mix: the microphone unless the system audio alone is
+    /// chosen (when the user enabled it in the picker, its buffers come), the app when its audio is on.
     public var mixedSources: Set<AudioSource> {
-        includeAppAudio ? [.app, .microphone] : [.microphone]
+        Set(mixerInputs)
     }
 
-    /// The inputs of the engine's `AudioMixer`, in order: the microphone, then the app when its audio is on.
+    /// The inputs of the engine's `AudioMixer`, in order: the microphone (unless off), then the app when its audio
+    /// is on.
     public var mixerInputs: [AudioSource] {
-        includeAppAudio ? [.microphone, .app] : [.microphone]
+        (includeMicrophone ? [.microphone] : []) + (includeAppAudio ? [.app] : [])
     }
 
     /// The mixer input a source's buffers go to, or nil when the source is not mixed.

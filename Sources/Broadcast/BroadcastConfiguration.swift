@@ -35,6 +35,14 @@ public struct BroadcastConfiguration: Sendable {
         case source(@Sendable () throws(CaptureError) -> any CameraSource)
     }
 
+    /// The audio codec: AAC for RTMP and FLV, Opus for WebRTC (WHIP), carried in Enhanced RTMP's Opus tags.
+    public enum AudioCodec: Sendable, Hashable {
+        /// AAC-LC (libavcodec).
+        case aac
+        /// Opus at 48 kHz, 20 ms frames (libopus).
+        case opus
+    }
+
     /// Quality, frame rate, bitrates, adaptive bitrate and PiP options.
     public var settings: StreamSettings
     /// The picture source; the encode size is locked from its size and the quality when the session starts.
@@ -49,6 +57,8 @@ public struct BroadcastConfiguration: Sendable {
     public var x264: X264Options
     /// Seconds between keyframes (ingests ask for 2).
     public var keyframeIntervalSeconds: Int
+    /// The audio codec (default AAC; a WHIP broadcast sets Opus).
+    public var audioCodec: AudioCodec = .aac
 
     /// Creates a configuration.
     /// - Parameters:

@@ -10,6 +10,7 @@ import Glibc
 import Foundation
 #endif
 import Media
+import Opus
 import StreamCore
 
 /// The real-time half of a session: sources → compositor → encoders → FLV tags → the engine, on its own thread.
@@ -58,24 +59,35 @@ final class MediaPipeline {
         let audioConfiguration = AudioEncoderConfiguration(sampleRate: 48_000, channels: 2,
                                                            bitrateKbps: settings.audioBitrateKbps)
         let video: X264Encoder
-        let audio: AACEncoder
+        let audio: any AudioEncoder
         // The broadcaster's resident memory is bounded (an iOS extension dies past ~50 MB; the bench holds Linux to
         // the same): x264's huge pages alone would cost ~6 MB at 720p.
         X264Encoder.avoidHugePages()
         do {
             video = try X264Encoder(configuration: videoConfiguration, options: configuration.x264)
-            audio = try AACEncoder(configuration: audioConfiguration)
+            switch configuration.audioCodec {
+            case .aac: audio = try AACEncoder(configuration: audioConfiguration)
+            case .opus: audio = try OpusAudioEncoder(configuration: audioConfiguration)
+            }
         } catch {
             throw BroadcastError(.encoderFailed, "cannot open the encoders: \(error)")
         }
         videoEncoder = video
         audioEncoder = audio
         do {
-            headers = try StreamHeaders(
-                width: encodeSize.width, height: encodeSize.height, framesPerSecond: settings.fps,
-                videoBitrateKbps: settings.videoBitrateKbps, audioBitrateKbps: settings.audioBitrateKbps,
-                audioSampleRate: audioConfiguration.sampleRate, sps: video.sps, pps: video.pps,
-                audioSpecificConfig: audio.audioSpecificConfig)
+            switch configuration.audioCodec {
+            case .aac:
+                headers = try StreamHeaders(
+                    width: encodeSize.width, height: encodeSize.height, framesPerSecond: settings.fps,
+                    videoBitrateKbps: settings.videoBitrateKbps, audioBitrateKbps: settings.audioBitrateKbps,
+                    audioSampleRate: audioConfiguration.sampleRate, sps: video.sps, pps: video.pps,
+                    audioSpecificConfig: audio.audioSpecificConfig)
+            case .opus:
+                headers = try StreamHeaders(
+                    width: encodeSize.width, height: encodeSize.height, framesPerSecond: settings.fps,
+                    videoBitrateKbps: settings.videoBitrateKbps, audioBitrateKbps: settings.audioBitrateKbps,
+                    sps: video.sps, pps: video.pps, opusPreSkip: audio.primingSamples)
+            }
         } catch {
             throw BroadcastError(.encoderFailed, "the encoders produced unusable headers: \(error)")
         }
@@ -255,7 +267,9 @@ final class MediaPipeline {
         for packet in packets {
             // The first packet starts `priming` samples before zero; shift so the stream starts at 0 ms.
             let milliseconds = (packet.pts + priming) * 1000 / Int64(packet.sampleRate)
-            let tag = FLVTag(audio: .frame(packet.data), timestamp: UInt32(truncatingIfNeeded: max(0, milliseconds)))
+            let timestamp = UInt32(truncatingIfNeeded: max(0, milliseconds))
+            let tag = configuration.audioCodec == .opus ? FLVTag(opus: .packet(packet.data), timestamp: timestamp)
+                : FLVTag(audio: .frame(packet.data), timestamp: timestamp)
             counters.audioBytes += packet.data.count
             counters.audioFramesEncoded += 1
             engine.submit(tag)

@@ -14,4 +14,15 @@ static inline long stream_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
 }
 /* ERR_GET_REASON is a macro in OpenSSL 3. */
 static inline int stream_ERR_GET_REASON(unsigned long error) { return ERR_GET_REASON(error); }
+
+/* DTLS for WebRTC (Sources/DTLS): memory BIOs, timers, MTU, an EC key for the self-signed certificate. */
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+#include <openssl/srtp.h>
+static inline long stream_DTLSv1_get_timeout(SSL *ssl, struct timeval *tv) { return DTLSv1_get_timeout(ssl, tv); }
+static inline long stream_DTLSv1_handle_timeout(SSL *ssl) { return DTLSv1_handle_timeout(ssl); }
+static inline long stream_BIO_set_mem_eof_return(BIO *bio, long value) { return BIO_set_mem_eof_return(bio, value); }
+static inline long stream_SSL_set_mtu(SSL *ssl, long mtu) { return SSL_set_mtu(ssl, mtu); }
+static inline uint64_t stream_SSL_OP_NO_QUERY_MTU(void) { return SSL_OP_NO_QUERY_MTU; }
+static inline EVP_PKEY *stream_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }
 #endif

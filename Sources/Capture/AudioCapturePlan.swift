@@ -21,10 +21,20 @@ public struct AudioCapturePlan: Sendable, Hashable {
     /// - Parameters:
     ///   - savedInputID: `StreamSettings.audioInputID`.
     ///   - includeAppAudio: `StreamSettings.includeAppAudio`.
+    ///   - includeMicrophone: false for the system audio alone (`StreamSettings.AudioSource.system`): the monitor
+    ///     is then captured as the only source.
     ///   - inputs: from ``PulseAudioInputLister/list(server:)``.
     /// - Throws: ``CaptureError`` when there is no input at all.
-    public static func make(savedInputID: String?, includeAppAudio: Bool,
+    public static func make(savedInputID: String?, includeAppAudio: Bool, includeMicrophone: Bool = true,
                             inputs: AudioInputList) throws(CaptureError) -> AudioCapturePlan {
+        if !includeMicrophone {
+            // System audio alone: the default output's monitor is the one source.
+            guard let id = inputs.systemAudioID, let monitor = inputs.inputs.first(where: { $0.id == id }) else {
+                throw .audioInput("there is no system audio to capture: PulseAudio has no default output with a "
+                                      + "monitor; choose the microphone (--audio mic)")
+            }
+            return AudioCapturePlan(microphone: monitor, systemAudioID: nil, warning: nil)
+        }
         let resolution = try AudioInputResolver.resolve(savedID: savedInputID, inputs: inputs.inputs)
         let system = includeAppAudio ? inputs.systemAudioID : nil
         return AudioCapturePlan(microphone: resolution.input,

@@ -7,15 +7,6 @@ public enum HMACSHA256 {
     /// - Returns: the 32-byte authentication code.
     public static func authenticationCode<K: Collection, M: Sequence>(key: K, message: M) -> [UInt8]
     where K.Element == UInt8, M.Element == UInt8 {
-        var block = key.count > SHA256.blockSize ? SHA256.hash(key) : Array(key)
-        block.append(contentsOf: [UInt8](repeating: 0, count: SHA256.blockSize - block.count))
-        var inner = SHA256()
-        inner.update(block.map { $0 ^ 0x36 })
-        inner.update(message)
-        let innerDigest = inner.finalize()
-        var outer = SHA256()
-        outer.update(block.map { $0 ^ 0x5c })
-        outer.update(innerDigest)
-        return outer.finalize()
+        HMAC.authenticationCode(SHA256.self, key: key, message: message)
     }
 }

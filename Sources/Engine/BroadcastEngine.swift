@@ -14,7 +14,8 @@ import StreamCore
 ///   wrong). Once everything has been live, a destination that gives up ends on its own; the broadcast goes on
 ///   while any output does.
 /// - Adaptive bitrate follows the destinations that keep up: each network output has its own controller, fed by
-///   its own link; the encoder runs at the highest bitrate among the outputs that are live. A destination that is
+///   its own link (a sink with an estimate of its own, WebRTC's from RTCP, gives that
+///   instead); the encoder runs at the highest bitrate among the outputs that are live. A destination that is
 ///   down or reconnecting does not count, and a slow one drops by its own queue's policy instead of lowering the
 ///   picture for the others. With one destination that is simply its controller's bitrate.
 public final class BroadcastEngine: Sendable {
@@ -273,6 +274,11 @@ public final class BroadcastEngine: Sendable {
             guard !value.controllers.isEmpty else { return }
             var best: Int?
             for (index, sample) in samples {
+                if let estimate = sample.estimateKbps {
+                    // The sink measures its own path (WebRTC's RTCP): its estimate is the output's bitrate.
+                    if sample.isLive { best = max(best ?? 0, min(configuration.videoBitrateKbps, estimate)) }
+                    continue
+                }
                 guard var controller = value.controllers[index] else { continue }
                 if sample.connectionRestarted {
                     controller.linkRestarted()

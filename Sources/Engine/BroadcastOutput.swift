@@ -75,6 +75,8 @@ public final class BroadcastOutput: Sendable {
         /// Whether the connection was (re)opened since the last sample: the byte counts restarted, so this
         /// interval measures nothing.
         public var connectionRestarted: Bool
+        /// The sink's own estimate of its path's video bitrate (WebRTC's RTCP-fed estimate), if it has one.
+        public var estimateKbps: Int?
     }
 
     private struct Shared {
@@ -175,6 +177,11 @@ public final class BroadcastOutput: Sendable {
         }
     }
 
+    /// Asks the encoder for a keyframe (through ``takeKeyframeRequest()``): the sink's receiver lost the picture.
+    public func requestKeyframe() {
+        shared.withLock { $0.keyframeRequested = true }
+    }
+
     /// No more tags: send what is queued, then close. Also ends a reconnect wait at once.
     public func finish() {
         finishing.fire()
@@ -187,12 +194,14 @@ public final class BroadcastOutput: Sendable {
     public func sampleLink(now: ContinuousClock.Instant = .now) async -> LinkSample {
         let queued = await sink.queuedBytes
         let acknowledged = await sink.bytesAcknowledged
+        let estimate = await sink.bitrateEstimateKbps
         return shared.withLock { value in
             let handed = value.status.bytesHanded
             let dropped = value.queue.statistics.droppedVideoFrames
             let isLive = value.status.state == .live
             var sample = LinkSample(sentBytes: 0, queueMilliseconds: value.queue.durationMilliseconds,
-                                    droppedVideoFrames: 0, isLive: isLive, connectionRestarted: true)
+                                    droppedVideoFrames: 0, isLive: isLive, connectionRestarted: true,
+                                    estimateKbps: estimate)
             if let previous = value.baseline, previous.connection == value.connection {
                 if let acknowledged, let before = previous.acknowledged, acknowledged >= before {
                     // What the receiver acknowledged: the link's real throughput, whatever the kernel buffers.
@@ -244,6 +253,7 @@ public final class BroadcastOutput: Sendable {
                     random: @Sendable () -> Double = { Double.random(in: 0..<1) }) async -> BroadcastState {
         var attempt = 0
         var iterator = wakeups.makeAsyncIterator()
+        await sink.prepare(headers: headers) { [weak self] in self?.requestKeyframe() }
         while true {
             // Asked to finish while waiting to reconnect: nothing more will come, so end here.
             if isFinishing && attempt > 0 { return finalize(.ended(.stopped)) }

@@ -28,6 +28,12 @@ public protocol MediaSink: Sendable {
     func waitForDrain(below threshold: Int) async throws(BroadcastError)
     /// Ends the stream cleanly (unpublish, flush within the timeout, close); never fails.
     func close(flushTimeout: Duration) async
+    /// The sink's own estimate of the video bitrate its path carries, in kbit/s (WebRTC's, from what RTCP
+    /// reports); nil when it has none and adaptive bitrate reads the send queue instead.
+    var bitrateEstimateKbps: Int? { get async }
+    /// Called once before the first `open()`: the stream's headers (a WebRTC sink offers the H.264 profile of the
+    /// SPS), and a way to ask the encoder for a keyframe (a WebRTC receiver's PLI or FIR).
+    func prepare(headers: StreamHeaders, requestKeyframe: @escaping @Sendable () -> Void) async
 }
 
 extension MediaSink {
@@ -35,4 +41,12 @@ extension MediaSink {
     public var bytesAcknowledged: Int? {
         get async { nil }
     }
+
+    /// None by default: RTMP and files have no estimate of their own.
+    public var bitrateEstimateKbps: Int? {
+        get async { nil }
+    }
+
+    /// Nothing to prepare by default: RTMP and files send the headers after each open and never ask for keyframes.
+    public func prepare(headers: StreamHeaders, requestKeyframe: @escaping @Sendable () -> Void) async {}
 }

@@ -46,4 +46,30 @@ extension StreamHeaders {
             videoSequenceHeader: FLVTag(video: .sequenceHeader(avc), timestamp: 0),
             audioSequenceHeader: FLVTag(audio: .sequenceHeader(asc), timestamp: 0))
     }
+
+    /// The headers of an H.264 + Opus stream (for WebRTC): `onMetaData` with Opus's FourCC as the audio codec, the
+    /// avcC, and an Opus sequence start carrying the OpusHead identification header.
+    /// - Parameters:
+    ///   - width: the encode width in pixels.
+    ///   - height: the encode height.
+    ///   - framesPerSecond: the frame rate.
+    ///   - videoBitrateKbps: the video bitrate asked for.
+    ///   - audioBitrateKbps: the audio bitrate.
+    ///   - sps: the encoder's sequence parameter set.
+    ///   - pps: its picture parameter set.
+    ///   - opusPreSkip: the Opus encoder's lookahead in samples at 48 kHz.
+    /// - Throws: `FLVError` when the parameter sets are malformed.
+    public init(width: Int, height: Int, framesPerSecond: Int, videoBitrateKbps: Int, audioBitrateKbps: Int,
+                sps: [UInt8], pps: [UInt8], opusPreSkip: Int) throws(FLVError) {
+        let avc = try AVCDecoderConfigurationRecord(sps: sps, pps: pps)
+        self.init(
+            metadata: FLVMetadata(
+                width: Double(width), height: Double(height), videoDataRate: Double(videoBitrateKbps),
+                frameRate: Double(framesPerSecond), videoCodecID: FLVMetadata.avcVideoCodecID,
+                audioDataRate: Double(audioBitrateKbps), audioSampleRate: 48_000,
+                audioSampleSize: 16, stereo: true, audioCodecID: FLVOpusAudio.audioCodecID, encoder: "Stream"),
+            videoSequenceHeader: FLVTag(video: .sequenceHeader(avc), timestamp: 0),
+            audioSequenceHeader: FLVTag(opus: .sequenceStart(
+                FLVOpusAudio.identificationHeader(channels: 2, preSkip: opusPreSkip)), timestamp: 0))
+    }
 }

@@ -27,14 +27,17 @@ extension FLVTag {
         return first >> 4 == FLVVideoFrameType.keyFrame.rawValue
     }
 
-    /// Whether this is an AVC or AAC sequence header (decoder configuration), which a relay must keep and replay
-    /// to every new player.
+    /// Whether this is an AVC or AAC sequence header, or an Opus sequence start (decoder configuration), which a
+    /// relay must keep and replay to every new player.
     public var isSequenceHeader: Bool {
         guard body.count >= 2 else { return false }
         switch type {
         case .video:
             return body[0] & 0x8F == FLVVideoTagBody.avcCodecID && body[1] == AVCPacketType.sequenceHeader.rawValue
         case .audio:
+            if body[0] >> 4 == FLVOpusAudio.exHeaderSoundFormat {
+                return body[0] & 0x0F == FLVOpusAudio.sequenceStart
+            }
             return body[0] >> 4 == FLVAudioTagBody.aacSoundFormat && body[1] == AACPacketType.sequenceHeader.rawValue
         case .scriptData:
             return false

@@ -191,7 +191,7 @@ final class ClientWebSocketChannel: ConnectionHandler {
             case .message(let message):
                 inbox.deliver(message)
             case .pong:
-                break
+                inbox.didReceivePong()
             case .closeConnection(let waitForPeer):
                 guard waitForPeer else {
                     connection.closeAfterFlush(timeout: options.closeTimeout)

@@ -145,6 +145,10 @@ public final class WebSocketClient: Sendable {
         }
     }
 
+    /// How many pongs have arrived (answers to ``ping(_:)``, or unsolicited), decoded as the caller reads: a
+    /// keep-alive pings, waits, and sees whether this moved.
+    public var pongsReceived: Int { inbox.pongsReceived }
+
     /// The next message, or nil once the WebSocket has closed and every buffered message was taken (then
     /// ``closeInfo`` says how it ended). One caller at a time.
     public func receive() async -> WebSocketMessage? {

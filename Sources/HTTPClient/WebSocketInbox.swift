@@ -19,6 +19,7 @@ final class WebSocketInbox: Sendable {
         var closeWaiters: [CheckedContinuation<WebSocketClose, Never>] = []
         var drainWaiter: CheckedContinuation<Void, Never>?
         var drained = false
+        var pongs = 0
     }
 
     private let state = Locked(State())
@@ -122,6 +123,16 @@ final class WebSocketInbox: Sendable {
             return waiter
         }
         waiter?.resume()
+    }
+
+    // MARK: Pongs
+
+    /// Pongs received so far.
+    var pongsReceived: Int { state.withLock { $0.pongs } }
+
+    /// A pong arrived (loop thread).
+    func didReceivePong() {
+        state.withLock { $0.pongs += 1 }
     }
 
     // MARK: Closing

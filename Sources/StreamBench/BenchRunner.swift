@@ -37,6 +37,7 @@ struct BenchRunner {
             (12, "permessage-deflate", { try DeflateBench(context: context).run(into: $0) }),
             (13, "live show fan-out", { try ShowsBench(context: context).run(into: $0) }),
             (14, "LL-HLS readers", { try HLSBench(context: context).run(into: $0) }),
+            (15, "WHIP vs RTMP", { try WHIPBench(context: context).run(into: $0) }),
         ]
         for (number, name, body) in items where options.only.contains(number) {
             for run in 1...runs {

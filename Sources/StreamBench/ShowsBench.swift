@@ -37,7 +37,7 @@ struct ShowsBench {
     private func run(watchers: Int, seconds: Double, into report: Report) throws {
         let outcome = try measure(watchers: watchers, messagesPerSecond: 50, reactionsPerSecond: 100,
                                   seconds: seconds)
-        let section = "12 live show \(watchers) watchers, 50 msg/s"
+        let section = "13 live show \(watchers) watchers, 50 msg/s"
         let sorted = outcome.latencies.sorted()
         let acks = outcome.ackLatencies.sorted()
         report.record(section, "deliveries", unit: "msg/s", ours: outcome.deliveriesPerSecond,

@@ -89,7 +89,7 @@ enum Targets {
                           detail: "\(f(memory.oursMedian)) vs \(f(memory.peerMedian)) MB "
                             + "(ratio \(f(memory.ratioMedian)))")
         }
-        for row in rows where row.section.hasPrefix("12 live show") && row.metric == "delivery latency p99" {
+        for row in rows where row.section.hasPrefix("13 live show") && row.metric == "delivery latency p99" {
             let lost = find(row.section, "messages lost")
             let memory = find(row.section, "server RSS per watcher")
             report.target("\(row.section.dropFirst(3)): delivery p99 <= 100 ms", met: row.oursMedian.map { $0 <= 100 },

@@ -7,9 +7,13 @@ import Glibc
 #else
 import Foundation
 #endif
+import HTTPClient
 import Publisher
 import Locking
 import StreamCore
+import Transport
+import WebRTC
+import WHIP
 
 /// `stream broadcast [URL ...]`: broadcasts the X11 screen (or the test pattern), the camera in a PiP, and the
 /// microphone (or a test tone) live, from one encode to one or more ingests.
@@ -31,6 +35,16 @@ struct BroadcastCommand: Command {
         input, with a warning, when it is gone), mixed with the system audio when include-app-audio is on.
         On Wayland it works only through XWayland (the desktop portal is not supported).
         --source test broadcasts the moving test pattern and a 440 Hz tone.
+        --audio mic|system|both chooses what is heard with --source screen: the saved input, the system audio
+        (the default output's monitor), or both mixed (the default when app audio is on).
+        An https:// or http:// URL is a WHIP endpoint (WebRTC, RFC 9725): the broadcast is published over
+        WebRTC (H.264 and Opus, ICE, DTLS-SRTP) with the bearer token from --token-stdin (one line) or the saved
+        credentials; the token is never read from the command line and never printed. WHIP and RTMP URLs
+        cannot share one broadcast (WebRTC carries Opus, RTMP AAC); --record then writes Enhanced FLV with
+        Opus. A WHIP endpoint that refuses (401, 403, 404), answers with unusable SDP or cannot be reached
+        ends the broadcast with exit 1 and the reason; a path lost while live starts a new WHIP session on the
+        same backoff as an RTMP reconnect. --stun HOST:PORT asks a STUN server for a server-reflexive
+        candidate (needed behind NAT when the endpoint cannot reach a host address).
         A lost connection (or one that takes no data for 10 s) is retried with backoff, 0.5 s doubling to 8 s,
         30 attempts; a line says when it is lost and when it is live again. A slow network drops video first
         (non-keyframes past 700 ms of queued media, all video past 900 ms), audio only past 3 s.
@@ -40,10 +54,33 @@ struct BroadcastCommand: Command {
     var options: [OptionSpec] { BroadcastOptions.specs }
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
-        let broadcastOptions = try BroadcastOptions(arguments, context: context, allowsCapture: true)
+        var broadcastOptions = try BroadcastOptions(arguments, context: context, allowsCapture: true)
         var sinks: [any MediaSink] = []
         let settings = broadcastOptions.configuration.settings
-        for target in try broadcastOptions.ingests(urls: arguments.positionals, context: context) {
+        let targets = try broadcastOptions.ingests(urls: arguments.positionals, context: context)
+        let whipTargets = targets.filter(\.url.scheme.isWHIP)
+        if !whipTargets.isEmpty && whipTargets.count != targets.count {
+            throw CLIError.usage("WHIP (http/https) and RTMP URLs cannot share one broadcast: WebRTC carries Opus "
+                                    + "audio, RTMP carries AAC; run two broadcasts")
+        }
+        var loop: EventLoop?
+        let stun = try arguments.value("stun").map { try WHIPDestinations.stunServer($0) }
+        if stun != nil && whipTargets.isEmpty {
+            throw CLIError.usage("--stun is for WHIP (http/https) destinations")
+        }
+        if !whipTargets.isEmpty {
+            broadcastOptions.configuration.audioCodec = .opus
+            // RFC 7742 §6.2: Constrained Baseline is the H.264 profile every WebRTC receiver must decode.
+            broadcastOptions.configuration.x264.profile = "baseline"
+            loop = try WHIPDestinations.loop()
+        }
+        defer { loop?.shutdown() }
+        for target in targets {
+            if let loop, target.url.scheme.isWHIP {
+                sinks.append(try WHIPDestinations.sink(target, settings: settings, caFile: broadcastOptions.caFile,
+                                                       stun: stun, loop: loop))
+                continue
+            }
             sinks.append(RTMPSink(url: target.url, streamKey: target.streamKey, options: RTMPClient.Options(
                 caFile: broadcastOptions.caFile, socketSendBufferSize: RTMPSink.socketSendBufferSize(for: settings))))
         }
@@ -62,19 +99,22 @@ struct BroadcastCommand: Command {
 struct BroadcastOptions {
     static let specs: [OptionSpec] = [
         .flag("key-stdin", help: "Read the stream key from standard input (one line)."),
+        .flag("token-stdin", help: "Read the WHIP bearer token from standard input (one line)."),
+        .value("stun", valueName: "HOST:PORT", help: "STUN server for a server-reflexive WHIP candidate."),
     ] + CaptureSourceOptions.specs + [
+        .value("audio", valueName: "mic|system|both", help: "The microphone, the system audio, or both."),
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
         .value("quality", valueName: "480|720|1080", help: "Encode short edge."),
         .value("fps", valueName: "24|30|60", help: "Frames per second."),
         .value("video-bitrate", valueName: "KBPS", help: "Video bitrate in kbit/s."),
-        .value("audio-bitrate", valueName: "KBPS", help: "AAC bitrate in kbit/s."),
+        .value("audio-bitrate", valueName: "KBPS", help: "Audio (AAC, or Opus for WHIP) bitrate in kbit/s."),
         .value("adaptive-bitrate", valueName: "on|off", help: "Lower the bitrate when the network is slow."),
         .value("pip", valueName: "on|off", help: "Camera picture-in-picture."),
         .value("pip-corner", valueName: "CORNER", help: "top-left, top-right, bottom-left or bottom-right."),
         .value("pip-scale", valueName: "0.10-0.40", help: "PiP width as a fraction of the frame width."),
         .value("test-size", valueName: "WxH", help: "The test screen's size (default 1920x1080)."),
         .value("camera-position", valueName: "front|back", help: "Front is mirrored."),
-        .value("ca-file", valueName: "FILE", help: "Extra CA certificate (PEM) to trust for RTMPS."),
+        .value("ca-file", valueName: "FILE", help: "Extra CA certificate (PEM) to trust for RTMPS and HTTPS."),
         .value("record", valueName: "FILE", help: "Also write the stream to an FLV file."),
     ]
 
@@ -102,7 +142,7 @@ struct BroadcastOptions {
         let overrides: [(String, SettingsKey)] = [
             ("quality", .quality), ("fps", .fps), ("video-bitrate", .videoBitrate), ("audio-bitrate", .audioBitrate),
             ("adaptive-bitrate", .adaptiveBitrate), ("pip", .pip), ("pip-corner", .pipCorner),
-            ("pip-scale", .pipScale), ("camera-position", .cameraPosition),
+            ("pip-scale", .pipScale), ("camera-position", .cameraPosition), ("audio", .audio),
         ]
         for (flag, key) in overrides {
             if let value = arguments.value(flag) { try key.apply(value, to: &settings) }
@@ -147,7 +187,8 @@ struct BroadcastOptions {
             throw CLIError.usage("--ca-file \(caFile) cannot be read")
         }
         recordPath = arguments.value("record")
-        keyFromStdin = arguments.flag("key-stdin")
+        // A WHIP token takes the stream key's place: both come from standard input the same way.
+        keyFromStdin = arguments.flag("key-stdin") || arguments.flag("token-stdin")
     }
 
     /// The PiP camera for `--camera`: `test`, `y4m:PATH` or a V4L2 device path such as `/dev/video0`.
@@ -173,7 +214,9 @@ struct BroadcastOptions {
         let saved = texts.isEmpty || !keyFromStdin ? try context.credentialStore().load() : nil
         let urls = try texts.isEmpty ? [saved?.url].compactMap { $0 } : texts.map { try IngestURL(parsing: $0) }
         guard !urls.isEmpty else {
-            if keyFromStdin { throw CLIError.usage("--key-stdin needs an ingest URL (argument or saved)") }
+            if keyFromStdin {
+                throw CLIError.usage("--key-stdin and --token-stdin need an ingest URL (argument or saved)")
+            }
             return []
         }
         var ingests: [StreamCredentials] = []
@@ -181,8 +224,8 @@ struct BroadcastOptions {
             let key: String
             if index == 0 && !keyFromStdin {
                 guard let saved else {
-                    throw CLIError.usage("no stream key: pass --key-stdin, or save one with 'stream credentials set "
-                                            + "URL'")
+                    throw CLIError.usage("no stream key: pass --key-stdin (--token-stdin for WHIP), or save one "
+                                            + "with 'stream credentials set URL'")
                 }
                 key = saved.streamKey
             } else {
@@ -229,6 +272,13 @@ enum BroadcastRunner {
             return await withTaskGroup(of: BroadcastState?.self) { group in
                 group.addTask { await session.run() }
                 group.addTask {
+                    // Capture starts now: the stream's clock and this line start together.
+                    if await session.engine.waitUntilLive() {
+                        context.console.print("Live: " + sinks.map(\.label).joined(separator: " and "))
+                    }
+                    return nil
+                }
+                group.addTask {
                     for await event in events { reporter.report(event, state: session.state) }
                     return nil
                 }
@@ -248,6 +298,11 @@ enum BroadcastRunner {
             }
         }
         if interactive { context.console.writeOutput("\n") }
+        for sink in sinks {
+            guard let whip = sink as? WHIPSink, let line = try? runBlocking({ await WHIPDestinations.summary(whip) })
+            else { continue }
+            context.console.print(line)
+        }
         return finish(final, session: session, labels: sinks.map(\.label), console: context.console)
     }
 

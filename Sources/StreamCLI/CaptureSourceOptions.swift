@@ -71,7 +71,8 @@ struct CaptureSourceOptions: Equatable {
                           warn: (String) -> Void) throws(CaptureError) -> AudioCapturePlan {
         let inputs = try PulseAudioInputLister.list(server: server)
         let plan = try AudioCapturePlan.make(savedInputID: settings.audioInputID,
-                                             includeAppAudio: settings.includeAppAudio, inputs: inputs)
+                                             includeAppAudio: settings.includeAppAudio,
+                                             includeMicrophone: settings.capturesMicrophone, inputs: inputs)
         if let warning = plan.warning { warn(warning) }
         return plan
     }

@@ -11,6 +11,9 @@ public enum CommandRegistry {
         DemoCommand(),
         InputsCommand(),
         TokenCommand(),
+        WatchCommand(),
+        LiveCommand(),
+        ShowCommand(),
     ]
 }
 

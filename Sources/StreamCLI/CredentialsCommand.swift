@@ -16,13 +16,15 @@ struct CredentialsCommand: Command {
 /// `stream credentials set URL` (the key from stdin or a prompt without echo).
 struct CredentialsSetCommand: Command {
     let name = "set"
-    let summary = "Store the ingest URL and the stream key."
+    let summary = "Store the ingest URL and the stream key (or a WHIP URL and its token)."
     let argumentsSynopsis = "URL"
     let discussion = """
         URL is the server URL from your service, e.g. rtmps://live.restream.io/live (rtmp:// uses port 1935,
-        rtmps:// uses TLS on port 443; rtmps://host:PORT/app for another port). The stream key is read from
-        standard input: typed at a prompt without echo, or piped (`stream credentials set URL < keyfile`).
-        It is never taken from the command line, where other users and shell history could see it.
+        rtmps:// uses TLS on port 443; rtmps://host:PORT/app for another port), or a WHIP endpoint
+        (https://host/path or http://host:PORT/path), whose bearer token is then stored in the key's place.
+        The stream key (or token) is read from standard input: typed at a prompt without echo, or piped
+        (`stream credentials set URL < keyfile`). It is never taken from the command line, where other users
+        and shell history could see it.
         """
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
@@ -32,7 +34,7 @@ struct CredentialsSetCommand: Command {
                                     + "command line; type it at the prompt or pipe it on stdin")
         }
         let url = try IngestURL(parsing: arguments.positionals[0])
-        guard let line = context.console.readSecret("Stream key: ") else {
+        guard let line = context.console.readSecret(url.scheme.isWHIP ? "Bearer token: " : "Stream key: ") else {
             throw CLIError.usage("no stream key: type it at the prompt or pipe it on stdin")
         }
         let key = line.trimmed
@@ -63,9 +65,9 @@ struct CredentialsShowCommand: Command {
         let url = credentials.url
         let rows = [
             ("url", url.tcUrl),
-            ("transport", url.usesTLS ? "RTMPS (TLS), port \(url.port)" : "RTMP (plain TCP), port \(url.port)"),
+            ("transport", Self.transport(url)),
             ("host", url.host),
-            ("app", url.app),
+            (url.scheme.isWHIP ? "path" : "app", url.scheme.isWHIP ? "/" + url.appName : url.app),
             ("key", Redaction.mask),
             ("stored in", store.location),
         ]
@@ -73,6 +75,17 @@ struct CredentialsShowCommand: Command {
             context.console.print(String(line.dropFirst(2)))
         }
         return ExitCode.success
+    }
+}
+
+extension CredentialsShowCommand {
+    static func transport(_ url: IngestURL) -> String {
+        switch url.scheme {
+        case .rtmp: "RTMP (plain TCP), port \(url.port)"
+        case .rtmps: "RTMPS (TLS), port \(url.port)"
+        case .http: "WHIP over HTTP (WebRTC), port \(url.port)"
+        case .https: "WHIP over HTTPS (WebRTC), port \(url.port)"
+        }
     }
 }
 

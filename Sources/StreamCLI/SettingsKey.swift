@@ -13,6 +13,8 @@ enum SettingsKey: String, CaseIterable, Sendable {
     case pipScale = "pip-scale"
     case cameraPosition = "camera-position"
     case audioInput = "audio-input"
+    case audio
+    case publishProtocol = "protocol"
 
     /// The accepted values, for help and for refusals.
     var choices: String {
@@ -30,6 +32,8 @@ enum SettingsKey: String, CaseIterable, Sendable {
         case .pipScale: return "0.10–0.40 (fraction of the frame width) or 10%–40%"
         case .cameraPosition: return "front, back"
         case .audioInput: return "an input's stable id, or 'default'"
+        case .audio: return "mic, system, both"
+        case .publishProtocol: return "rtmp, whip"
         }
     }
 
@@ -47,6 +51,8 @@ enum SettingsKey: String, CaseIterable, Sendable {
         case .pipScale: return String(settings.pipScale)
         case .cameraPosition: return settings.cameraPosition.rawValue
         case .audioInput: return settings.audioInputID ?? "default"
+        case .audio: return settings.audioSource.rawValue
+        case .publishProtocol: return settings.publishProtocol.rawValue
         }
     }
 
@@ -89,6 +95,12 @@ enum SettingsKey: String, CaseIterable, Sendable {
                 guard StreamSettings.isUsableAudioInputID(text) else { throw refusal(text) }
                 settings.audioInputID = text
             }
+        case .audio:
+            guard let source = StreamSettings.AudioSource(rawValue: value) else { throw refusal(text) }
+            settings.audioSource = source
+        case .publishProtocol:
+            guard let choice = StreamSettings.PublishProtocol(rawValue: value) else { throw refusal(text) }
+            settings.publishProtocol = choice
         }
     }
 

@@ -1,4 +1,6 @@
-/// An RTMP or RTMPS server address as a user pastes it: scheme, host, port and application path.
+/// An RTMP or RTMPS server address as a user pastes it: scheme, host, port and application path; or a WHIP
+/// endpoint (`https://`, `http://`), whose path is then the "application" and whose bearer token takes the stream
+/// key's place in ``StreamCredentials``.
 ///
 /// The stream key is never part of it: it is sent with `publish`, not in the connect URL. If a pasted URL ends
 /// with something that looks like a key, it is *not* guessed away: the whole path stays the application
@@ -11,17 +13,25 @@ public struct IngestURL: Sendable, Equatable, CustomStringConvertible {
         case rtmp
         /// RTMP over TLS.
         case rtmps
+        /// A WHIP endpoint over plain HTTP (RFC 9725).
+        case http
+        /// A WHIP endpoint over HTTPS.
+        case https
 
-        /// The port used when the URL names none: 1935 for RTMP, 443 for RTMPS.
+        /// The port used when the URL names none: 1935 for RTMP, 443 for RTMPS and HTTPS, 80 for HTTP.
         public var defaultPort: Int {
             switch self {
             case .rtmp: return 1935
-            case .rtmps: return 443
+            case .rtmps, .https: return 443
+            case .http: return 80
             }
         }
 
         /// Whether the connection is wrapped in TLS.
-        public var usesTLS: Bool { self == .rtmps }
+        public var usesTLS: Bool { self == .rtmps || self == .https }
+
+        /// Whether this is a WHIP (WebRTC) endpoint rather than an RTMP ingest.
+        public var isWHIP: Bool { self == .http || self == .https }
     }
 
     /// `rtmp` or `rtmps`.

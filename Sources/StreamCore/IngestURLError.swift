@@ -42,7 +42,8 @@ public struct IngestURLError: Error, Sendable, Equatable, CustomStringConvertibl
         case .missingScheme:
             return "the ingest URL has no scheme: it must start with rtmp:// or rtmps://"
         case .unsupportedScheme(let scheme):
-            return "unsupported scheme '\(scheme)': use rtmp:// (port 1935) or rtmps:// (TLS, port 443)"
+            return "unsupported scheme '\(scheme)': use rtmp:// (port 1935) or rtmps:// (TLS, port 443), or "
+                + "https:// (http://) for a WHIP endpoint"
         case .missingHost:
             return "the ingest URL has no host: expected rtmp://HOST/APP"
         case .invalidHost:

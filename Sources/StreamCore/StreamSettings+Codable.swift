@@ -9,7 +9,7 @@ extension StreamSettings: Codable {
     /// The JSON keys of the settings blob.
     enum CodingKeys: String, CodingKey, CaseIterable {
         case quality, fps, videoBitrateKbps, audioBitrateKbps, includeAppAudio, adaptiveBitrate
-        case pipEnabled, pipCorner, pipScale, cameraPosition, audioInputID
+        case pipEnabled, pipCorner, pipScale, cameraPosition, audioInputID, audioSource, publishProtocol
     }
 
     /// Decodes leniently: unknown keys are ignored, a missing key or a value of the wrong type takes the default,
@@ -27,6 +27,9 @@ extension StreamSettings: Codable {
         settings.videoBitrateKbps = reader.integer(.videoBitrateKbps) ?? settings.videoBitrateKbps
         settings.audioBitrateKbps = reader.integer(.audioBitrateKbps) ?? settings.audioBitrateKbps
         settings.includeAppAudio = reader.bool(.includeAppAudio) ?? settings.includeAppAudio
+        // Blobs from before the audio choice have only includeAppAudio: on means both, off the microphone.
+        settings.audioSource = reader.rawEnum(.audioSource, AudioSource.self) ?? settings.audioSource
+        settings.publishProtocol = reader.rawEnum(.publishProtocol, PublishProtocol.self) ?? .rtmp
         settings.adaptiveBitrate = reader.bool(.adaptiveBitrate) ?? settings.adaptiveBitrate
         settings.pipEnabled = reader.bool(.pipEnabled) ?? settings.pipEnabled
         settings.pipCorner = reader.rawEnum(.pipCorner, PiPCorner.self) ?? settings.pipCorner
@@ -40,7 +43,8 @@ extension StreamSettings: Codable {
         self = settings
     }
 
-    /// Encodes every field (the audio input only when one is chosen).
+    /// Encodes every field (the audio input only when one is chosen); `includeAppAudio` stays in the blob for
+    /// readers from before ``StreamSettings/audioSource``.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(quality, forKey: .quality)
@@ -54,6 +58,8 @@ extension StreamSettings: Codable {
         try container.encode(pipScale, forKey: .pipScale)
         try container.encode(cameraPosition, forKey: .cameraPosition)
         try container.encodeIfPresent(audioInputID, forKey: .audioInputID)
+        try container.encode(audioSource, forKey: .audioSource)
+        try container.encode(publishProtocol, forKey: .publishProtocol)
     }
 }
 

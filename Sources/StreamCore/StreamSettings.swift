@@ -12,8 +12,16 @@ public struct StreamSettings: Sendable, Equatable {
     public var videoBitrateKbps: Int
     /// AAC bitrate in kilobits per second, within `audioBitrateRangeKbps`.
     public var audioBitrateKbps: Int
-    /// Whether the captured apps' audio is mixed into the stream (the microphone is separate).
-    public var includeAppAudio: Bool
+    /// Whether the captured apps' (the system's) audio is in the stream: ``audioSource`` is `.system` or `.both`.
+    /// Setting it on turns a microphone-only choice into `.both`; off leaves the microphone alone.
+    public var includeAppAudio: Bool {
+        get { audioSource != .microphone }
+        set { audioSource = newValue ? (audioSource == .microphone ? .both : audioSource) : .microphone }
+    }
+    /// What is heard: the microphone, the system (apps') audio, or both mixed (the seed's `useMic` switch).
+    public var audioSource: AudioSource
+    /// How the broadcast is published: RTMP(S), or WebRTC through a WHIP endpoint.
+    public var publishProtocol: PublishProtocol
     /// Whether the encoder may lower the bitrate when the network cannot keep up.
     public var adaptiveBitrate: Bool
     /// Whether the camera picture-in-picture overlay is composited onto the screen.
@@ -47,7 +55,8 @@ public struct StreamSettings: Sendable, Equatable {
         self.frameRate = frameRate
         self.videoBitrateKbps = videoBitrateKbps
         self.audioBitrateKbps = audioBitrateKbps
-        self.includeAppAudio = includeAppAudio
+        self.audioSource = includeAppAudio ? .both : .microphone
+        self.publishProtocol = .rtmp
         self.adaptiveBitrate = adaptiveBitrate
         self.pipEnabled = pipEnabled
         self.pipCorner = pipCorner

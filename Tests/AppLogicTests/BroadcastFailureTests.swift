@@ -12,7 +12,8 @@ import StreamCore
         .missingCredentials, .unreadableCredentials(detail: "OSStatus -25300"), .networkUnavailable, .hostNotFound,
         .connectionRefused, .tlsFailure, .timeout, .connectionLost, .connectRejected(statusCode: nil),
         .publishRejected(statusCode: "NetStream.Publish.BadName"), .protocolError, .encoderFailed(detail: "-12902"),
-        .stopped(detail: "record out.flv: cannot write the recording"),
+        .stopped(detail: "record out.flv: cannot write the recording"), .protocolMismatch(.whip),
+        .webRTCUnavailable,
     ]
 
     /// What the engine's error says, as the RTMP client and the connector (Network.framework's errors mapped to

@@ -1,5 +1,6 @@
 import Testing
 import AppLogic
+import StreamCore
 
 @Suite struct SampleRoutingTests {
     typealias Route = SampleRouting.Route
@@ -34,6 +35,18 @@ import AppLogic
     @Test func mixedSourcesFollowTheAppAudioSetting() {
         #expect(SampleRouting(includeAppAudio: true).mixedSources == [.app, .microphone])
         #expect(SampleRouting(includeAppAudio: false).mixedSources == [.microphone])
+    }
+
+    /// The seed's switch with the microphone off: the system audio alone, microphone buffers dropped.
+    @Test func systemAudioAloneDropsTheMicrophone() {
+        var settings = StreamSettings()
+        settings.audioSource = .system
+        let routing = SampleRouting(includeAppAudio: settings.includeAppAudio,
+                                    includeMicrophone: settings.capturesMicrophone)
+        #expect(routing.route(.audioMic) == .drop(.microphoneOff))
+        #expect(routing.route(.audioApp) == .mix(.app))
+        #expect(routing.mixerInputs == [.app] && routing.mixerInput(of: .app) == 0)
+        #expect(routing.mixerInput(of: .microphone) == nil)
     }
 
     @Test func theMicrophoneIsTheMixersFirstInputAndAppAudioTheSecondWhenOn() {

@@ -89,6 +89,16 @@ struct WebSocketClientPythonTests {
         await fragments.close(code: WebSocketCloseCode(rawValue: 4000))
         #expect(try await peer.readLine() == "/fragments 4000")
 
+        // The client's own ping: Python answers with a pong, counted before the echo that was sent after it.
+        let pinging = try await WebSocketClient.connect(to: base + "/echo")
+        #expect(pinging.pongsReceived == 0)
+        try await pinging.ping([1, 2, 3])
+        try await pinging.send(text: "after the ping")
+        #expect(await pinging.receive() == .text("after the ping"))
+        #expect(pinging.pongsReceived == 1)
+        await pinging.close()
+        #expect(try await peer.readLine() == "/echo 1000")
+
         let ping = try await WebSocketClient.connect(to: base + "/ping")
         #expect(await ping.receive() == .text("pong received"))
         await ping.close()

@@ -59,7 +59,7 @@ import Transport
         // Error paths: the key pasted into the URL or as the URL, a wrong URL, the key on the command line.
         try record(["credentials", "set", "rtmp://127.0.0.1:\(port)/live/\(key)"], stdin: key + "\n", expect: 2)
         try record(["credentials", "set", key], stdin: key + "\n", expect: 2)
-        try record(["credentials", "set", "http://127.0.0.1/live"], stdin: key + "\n", expect: 2)
+        try record(["credentials", "set", "ftp://127.0.0.1/live"], stdin: key + "\n", expect: 2)
         try record(["credentials", "set", "rtmp://127.0.0.1:\(port)/live", key], expect: 2)
 
         // serve with the key in a keys file; ffmpeg publishes with it, and once with a wrong key (refused).

@@ -30,14 +30,14 @@ import Testing
     }
 
     /// `stream serve` with RTMP and HTTP on free ports, no recording; what it prints is kept.
-    final class Server: @unchecked Sendable {
-        // Safe: `collected` is only touched under `lock`.
+    final class Server {
         let process: BackgroundProcess
         let work: TemporaryDirectory
         let rtmpPort: Int
         let httpPort: Int
-        private let lock = NSLock()
-        private var collected: [String] = []
+        /// What it printed, line by line (the reading thread holds this, not the server: the server's end stops the
+        /// process, which ends the thread).
+        private let collected = Locked<[String]>([])
 
         init(_ extra: [String] = [], work: TemporaryDirectory? = nil) throws {
             let work = try work ?? TemporaryDirectory("hls-serve")
@@ -49,16 +49,17 @@ import Testing
             ] + extra, environment: ["XDG_CONFIG_HOME": work.file("config"), "XDG_DATA_HOME": work.file("data")],
                errorLog: work.file("serve.err"))
             let process = self.process
-            Thread.detachNewThread { [self] in
+            let collected = self.collected
+            Thread.detachNewThread {
                 while let line = try? process.readLine(timeout: 600) {
-                    lock.withLock { collected.append(line) }
+                    collected.withLock { $0.append(line) }
                 }
             }
             try FreePort.waitUntilListening(rtmpPort)
             try FreePort.waitUntilListening(httpPort)
         }
 
-        var lines: [String] { lock.withLock { collected } }
+        var lines: [String] { collected.withLock { $0 } }
 
         /// Everything it wrote: standard output and error.
         var log: String {
@@ -76,6 +77,9 @@ import Testing
             }
             throw Subprocess.Failure(description: "stream serve printed no LL-HLS address: \(lines)")
         }
+
+        /// Stops the server (each test does so itself: a suite's values may outlive the test).
+        func stop() { process.stop() }
 
         deinit { process.stop() }
     }
@@ -109,6 +113,7 @@ import Testing
 
     @Test func aPlainPublishIsServedAsLLHLSAndPlainHLSAndEnds() async throws {
         let server = try Server()
+        defer { server.stop() }
         let key = "hls-serve-secret-key-31"
         let broadcaster = try BroadcasterProcess(url: "rtmp://127.0.0.1:\(server.rtmpPort)/live", key: key,
                                                  arguments: ["--quality", "480", "--duration", "30", "--pip", "off"])
@@ -194,6 +199,7 @@ import Testing
     /// against the send time of the part's last frame: both are held until the part exists.
     @Test func aHeldReaderGetsEachPartWithin50MillisecondsOfItsLastFrame() async throws {
         let server = try Server()
+        defer { server.stop() }
         let work = try TemporaryDirectory("hls-timing")
         let flv = try MediaFixture.makeFLV(in: work, seconds: 12, size: "640x360", fps: 30, gop: 60)
         let tags = try FLVFile.tags(of: flv)
@@ -320,6 +326,7 @@ import Testing
         let screen = try MediaFixture.makeFLV(in: work, seconds: 40, size: "320x240", gop: 30, source: "testsrc")
         let server = try Server(["--shows", work.file("shows.json"), "--token-secret-file", secretFile,
                                  "--data-dir", work.file("data")], work: work)
+        defer { server.stop() }
         let host = try BackgroundProcess("python3", [work.file("host.py"), "ws://127.0.0.1:\(server.httpPort)",
                                                      secretFile, work.path, camera, screen],
                                          errorLog: work.file("host.err"))

@@ -26,6 +26,23 @@ import Testing
         #expect(stored?.url.tcUrl == "rtmps://live.restream.io/live")
     }
 
+    /// A WHIP endpoint is stored as an RTMP ingest is, its bearer token in the key's place (0600, never shown).
+    @Test func aWHIPEndpointIsStoredWithItsTokenAndShownAsWHIP() throws {
+        let directory = try TemporaryConfigHome()
+        let capture = ConsoleCapture(input: Self.key + "\n")
+        let code = StreamCLIMain.run(["stream", "credentials", "set", "https://whip.example.com/live/whip"],
+                                     console: capture.console, environment: directory.environment)
+        #expect(code == 0)
+        #expect(capture.prompts == ["Bearer token: "])
+        #expect(permissions(of: file(directory).path) == 0o600)
+        let stored = try FileCredentialStore(paths: XDGPaths(environment: directory.environment)).load()
+        #expect(stored?.streamKey == Self.key && stored?.url.scheme == .https)
+        let shown = runCLI(["credentials", "show"], in: directory)
+        #expect(shown.exitCode == 0)
+        #expect(shown.output.contains("WHIP over HTTPS (WebRTC), port 443") && shown.output.contains("/live/whip"))
+        #expect(!(capture.output + capture.error + shown.output + shown.error).contains(Self.key))
+    }
+
     @Test func keyWithWindowsLineEndingAndSpacesIsTrimmed() throws {
         let directory = try TemporaryConfigHome()
         let result = runCLI(["credentials", "set", "rtmp://h/live"], stdin: "  \(Self.key)\r\n", in: directory)
@@ -89,7 +106,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("http://h/live", "unsupported scheme 'http'"), ("rtmp://h", "no application path"),
+        ("ftp://h/live", "unsupported scheme 'ftp'"), ("rtmp://h", "no application path"),
         ("rtmp://h:99999/live", "invalid port '99999'"), ("rtmp:///live", "no host"),
     ])
     func badURLsAreRefusedWithExit2BeforeAskingForTheKey(_ url: String, _ message: String) throws {

@@ -23,7 +23,7 @@ import Testing
         #expect(table == [
             "quality": "720p", "fps": "30", "video-bitrate": "3000", "audio-bitrate": "128", "app-audio": "on",
             "adaptive-bitrate": "on", "pip": "off", "pip-corner": "bottom-right", "pip-scale": "0.25",
-            "camera-position": "front", "audio-input": "default",
+            "camera-position": "front", "audio-input": "default", "audio": "both", "protocol": "rtmp",
         ])
         // Showing does not create anything.
         #expect(try directory.streamFiles().isEmpty)

@@ -78,7 +78,7 @@ import Testing
         let text = String(decoding: blob, as: UTF8.self)
         #expect(!text.contains(Self.key))
         #expect(!text.contains("restream"))
-        #expect(!text.contains("rtmp"))
+        #expect(!text.contains("://"))
         let object = try #require(try JSONSerialization.jsonObject(with: blob) as? [String: Any])
         #expect(object["streamKey"] == nil && object["url"] == nil)
         #expect(Set(object.keys).isSubset(of: StreamSettings.CodingKeys.allCases.map(\.stringValue)))

@@ -72,12 +72,23 @@ import Testing
         }
     }
 
+    /// WHIP endpoints: the path is the "app", ports default to 443 and 80, the query is masked.
+    @Test func whipEndpointsParseWithTheirDefaultPorts() throws {
+        let secure = try IngestURL(parsing: "https://whip.example.com/rtc/v1/whip?app=live")
+        #expect(secure.scheme == .https && secure.scheme.isWHIP && secure.usesTLS && secure.port == 443)
+        #expect(secure.tcUrl == "https://whip.example.com/rtc/v1/whip?app=live")
+        #expect(secure.description == "https://whip.example.com/rtc/v1/whip?••••")
+        let plain = try IngestURL(parsing: "HTTP://127.0.0.1:8889/live/whip")
+        #expect(plain.scheme == .http && !plain.usesTLS && plain.port == 8889 && plain.app == "live/whip")
+        #expect(!(try IngestURL(parsing: "rtmps://host/live")).scheme.isWHIP)
+    }
+
     static let invalid: [(String, IngestURLError.Reason)] = [
         ("", .empty),
         ("   \n", .empty),
         ("live.restream.io/live", .missingScheme),
         ("://host/live", .missingScheme),
-        ("http://host/live", .unsupportedScheme("http")),
+        ("ftp://host/live", .unsupportedScheme("ftp")),
         ("SRT://host/live", .unsupportedScheme("srt")),
         ("rtmpt://host/live", .unsupportedScheme("rtmpt")),
         ("rtmp:///live", .missingHost),
@@ -110,7 +121,7 @@ import Testing
     }
 
     @Test func errorMessagesNameWhatIsWrong() {
-        #expect(IngestURLError(.unsupportedScheme("http")).message.contains("'http'"))
+        #expect(IngestURLError(.unsupportedScheme("ftp")).message.contains("'ftp'"))
         #expect(IngestURLError(.invalidPort("70000")).message.contains("70000"))
         #expect(IngestURLError(.emptyApp).message.contains("application path"))
         #expect(IngestURLError(.missingHost).message.contains("no host"))

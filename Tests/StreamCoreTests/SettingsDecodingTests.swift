@@ -32,6 +32,27 @@ import Testing
         #expect(warnings.isEmpty)
     }
 
+    /// Blobs written before the audio choice and the protocol load: app audio on means both, off the microphone;
+    /// the protocol is RTMP. A choice that is not one of the names warns and keeps the default.
+    @Test func blobsFromBeforeTheAudioChoiceAndProtocolStillLoad() throws {
+        let old = """
+            {"quality": "720p", "fps": 30, "videoBitrateKbps": 2500, "audioBitrateKbps": 128, "includeAppAudio": false,
+             "adaptiveBitrate": true, "pipEnabled": true, "pipCorner": "topLeft", "pipScale": 0.3,
+             "cameraPosition": "front", "audioInputID": "mic-1"}
+            """
+        let (settings, warnings) = try decode(old)
+        #expect(warnings.isEmpty)
+        #expect(settings.audioSource == .microphone && !settings.includeAppAudio)
+        #expect(settings.publishProtocol == .rtmp)
+        #expect(settings.videoBitrateKbps == 2500 && settings.pipEnabled && settings.audioInputID == "mic-1")
+        #expect(try decode(#"{"includeAppAudio": true}"#).0.audioSource == .both)
+        let (chosen, none) = try decode(#"{"includeAppAudio": true, "audioSource": "mic", "publishProtocol": "whip"}"#)
+        #expect(none.isEmpty && chosen.audioSource == .microphone && chosen.publishProtocol == .whip)
+        let (unknown, warned) = try decode(#"{"audioSource": "speakers", "publishProtocol": "srt"}"#)
+        #expect(unknown.audioSource == .both && unknown.publishProtocol == .rtmp)
+        #expect(Set(warned.map(\.key)) == ["audioSource", "publishProtocol"])
+    }
+
     @Test func qualityMayBeStoredAsItsShortEdge() throws {
         #expect(try decode(#"{"quality": 480}"#).0.quality == .p480)
         #expect(try decode(#"{"quality": "720P"}"#).0.quality == .p720)

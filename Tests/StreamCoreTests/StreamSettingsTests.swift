@@ -90,13 +90,33 @@ import Testing
         settings.adaptiveBitrate = false
         let data = try JSONEncoder().encode(settings)
         #expect(try JSONDecoder().decode(StreamSettings.self, from: data) == settings)
+        settings.audioSource = .system
+        settings.publishProtocol = .whip
+        let whip = try JSONDecoder().decode(StreamSettings.self, from: try JSONEncoder().encode(settings))
+        #expect(whip == settings && whip.audioSource == .system && whip.publishProtocol == .whip)
+    }
+
+    /// The seed's microphone-or-system switch: app audio follows the choice, and turning app audio on or off keeps
+    /// the microphone's part of it.
+    @Test func theAudioChoiceAndAppAudioAgree() {
+        var settings = StreamSettings()
+        #expect(settings.audioSource == .both && settings.includeAppAudio && settings.capturesMicrophone)
+        settings.audioSource = .system
+        #expect(settings.includeAppAudio && !settings.capturesMicrophone)
+        settings.includeAppAudio = false
+        #expect(settings.audioSource == .microphone && settings.capturesMicrophone)
+        settings.includeAppAudio = true
+        #expect(settings.audioSource == .both)
     }
 
     @Test func encodedKeysAreStable() throws {
         let data = SettingsStore.encode(StreamSettings())
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(Set(object.keys) == ["quality", "fps", "videoBitrateKbps", "audioBitrateKbps", "includeAppAudio",
-                                     "adaptiveBitrate", "pipEnabled", "pipCorner", "pipScale", "cameraPosition"])
+                                     "adaptiveBitrate", "pipEnabled", "pipCorner", "pipScale", "cameraPosition",
+                                     "audioSource", "publishProtocol"])
+        #expect(object["audioSource"] as? String == "both")
+        #expect(object["publishProtocol"] as? String == "rtmp")
         #expect(object["quality"] as? String == "720p")
         #expect(object["fps"] as? Int == 30)
     }

@@ -2,8 +2,11 @@ import AMF
 import FLV
 import Foundation
 import HTTP
+import ICE
 import LiveProtocol
 import RTMP
+import RTP
+import SDP
 import StreamCore
 import WebSocket
 
@@ -21,6 +24,9 @@ struct MakeCorpus {
             + sessionSeeds().map { ("FuzzServerSession", $0.0, $0.1) }
             + settingsSeeds().map { ("FuzzSettings", $0.0, $0.1) }
             + urlSeeds().map { ("FuzzIngestURL", $0.0, $0.1) }
+            + sdpSeeds().map { ("FuzzSDP", $0.0, $0.1) }
+            + stunSeeds().map { ("FuzzSTUN", $0.0, $0.1) }
+            + rtcpSeeds().map { ("FuzzRTCP", $0.0, $0.1) }
             + httpSeeds().map { ("FuzzHTTPRequestHead", $0.0, $0.1) }
             + chunkedSeeds().map { ("FuzzChunkedDecoder", $0.0, $0.1) }
             + webSocketSeeds().map { ("FuzzWebSocketFrameDecoder", $0.0, $0.1) }
@@ -172,6 +178,66 @@ struct MakeCorpus {
     static func urlSeeds() -> [(String, [UInt8])] {
         ["rtmp://127.0.0.1/live", "rtmps://live.restream.io:443/live/", "RTMP://[::1]:1936/app/inst?x=1",
          "rtmp://host/a/b"].enumerated().map { ("url-\($0.offset)", Array($0.element.utf8)) }
+    }
+
+    /// Our offer, and an answer to it as aiortc writes one.
+    static func sdpSeeds() -> [(String, [UInt8])] {
+        let offer = WHIPOffer(
+            sessionID: 1, iceUfrag: "Xc8q", icePwd: "t1mY0N1nQZ0VnyPK3Ezg6Hd7",
+            fingerprint: DTLSFingerprint(algorithm: "sha-256", digest: Array(0..<32)),
+            candidates: [SDPCandidate(foundation: "1", priority: 2_130_706_431, address: "127.0.0.1", port: 50000,
+                                      kind: .host)],
+            cname: "fuzz", video: .init(payloadType: 102, ssrc: 1), audio: .init(payloadType: 111, ssrc: 2))
+        let fingerprint = "a=fingerprint:sha-256 " + (0..<32).map { _ in "AB" }.joined(separator: ":")
+        func section(_ kind: String, _ mid: Int, _ format: String, _ rtpmap: String) -> String {
+            "m=\(kind) 40000 UDP/TLS/RTP/SAVPF \(format)\r\nc=IN IP4 127.0.0.1\r\na=recvonly\r\na=mid:\(mid)\r\n"
+                + "a=rtcp-mux\r\na=rtpmap:\(format) \(rtpmap)\r\n"
+                + "a=candidate:1 1 udp 2130706431 127.0.0.1 40000 typ host\r\na=end-of-candidates\r\n"
+                + "a=ice-ufrag:Ab1x\r\na=ice-pwd:QvWQ8mTz6FyPoJuDB1b2xK3e\r\n\(fingerprint)\r\na=setup:active\r\n"
+        }
+        let answer = "v=0\r\no=- 1 1 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\na=group:BUNDLE 0 1\r\n"
+            + section("video", 0, "102", "H264/90000") + section("audio", 1, "111", "opus/48000/2")
+        return [("offer", Array(offer.text.utf8)), ("answer", Array(answer.utf8))]
+    }
+
+    /// A check with every ICE attribute, a success response and a role-conflict error.
+    static func stunSeeds() -> [(String, [UInt8])] {
+        let id = [UInt8](repeating: 0x42, count: 12)
+        let key = Array("fuzzpasswordfuzzpassword".utf8)
+        let address = TransportAddress(host: "192.0.2.1", port: 32853)!
+        return [
+            ("check", STUNMessage(class: .request, transactionID: id, attributes: [
+                .username("fuzz:peer"), .priority(1_853_824_767), .iceControlling(7), .useCandidate,
+            ]).encoded(integrityKey: key)),
+            ("success", STUNMessage(class: .success, transactionID: id,
+                                    attributes: [.xorMappedAddress(address, transactionID: id)])
+                .encoded(integrityKey: key)),
+            ("error", STUNMessage(class: .error, transactionID: id,
+                                  attributes: [.errorCode(487, reason: "Role Conflict")]).encoded()),
+        ]
+    }
+
+    /// Compound RTCP as receivers send it, and an RTP packet carrying an FU-A fragment.
+    static func rtcpSeeds() -> [(String, [UInt8])] {
+        let block = RTCPReportBlock(ssrc: 2, fractionLost: 12, cumulativeLost: 40, highestSequence: 70000,
+                                    jitter: 9, lastSenderReport: 0x1234_5678, delaySinceLastSenderReport: 0x8000)
+        let feedback: [RTCPPacket] = [
+            .receiverReport(ssrc: 1, reports: [block]),
+            .nack(senderSSRC: 1, mediaSSRC: 2, lost: [100, 101, 117]),
+            .pictureLossIndication(senderSSRC: 1, mediaSSRC: 2),
+            .fullIntraRequest(senderSSRC: 1, entries: [(2, 3)]),
+            .estimatedMaximumBitrate(senderSSRC: 1, bitsPerSecond: 1_500_000, ssrcs: [2]),
+        ]
+        let report: [RTCPPacket] = [
+            .senderReport(ssrc: 2, ntpTimestamp: 1 << 40, rtpTimestamp: 90000, packetCount: 10, octetCount: 9000,
+                          reports: []),
+            .sourceDescription([(2, "fuzz")]),
+            .goodbye([2]),
+        ]
+        let rtp = RTPPacket(payloadType: 102, marker: true, sequenceNumber: 7, timestamp: 3000, ssrc: 2,
+                            payload: [0x7C, 0x85] + [UInt8](repeating: 0x11, count: 40))
+        return [("feedback", feedback.flatMap(\.encoded)), ("report", report.flatMap(\.encoded)),
+                ("rtp", rtp.encoded)]
     }
 
     /// Pipelined requests as curl and a browser send them, a chunked upload, an upgrade. Steering: [0] limits,
