@@ -135,6 +135,11 @@ struct HTTPServerHostileTests {
         var peak = 0
         let started = ContinuousClock.now
         while server.closes.withLock({ $0.count }) < 500 && ContinuousClock.now - started < .seconds(30) {
+            // Paced by the reading client (at most 16 messages, 32 KB, ahead of it, under its 64 KB queue): it must
+            // never be the one too slow, however loaded the machine; the stalled ones fall behind all the same.
+            while sent - received.withLock({ $0 }) > 16 && ContinuousClock.now - started < .seconds(30) {
+                try await Task.sleep(for: .milliseconds(1))
+            }
             await WebSocketSession.broadcast(WebSocketOutboundFrame(text: payload), to: sessions)
             sent += 1
             if sent % 20 == 0 { peak = max(peak, ProcessMemory.residentBytes - before) }

@@ -133,8 +133,10 @@ import Testing
         try #require(steadyFiles.count == 1, "\(steadyFiles)")
         let times = try ProbeReport.packetTimes(try #require(steadyFiles.first), stream: "v:0")
         #expect(abs(times.count - encoded) <= 1, "\(times.count) frames recorded of \(encoded) encoded")
+        // An encoder held up by the frozen output would leave a gap of seconds (the freeze lasts 15); a loaded
+        // 2-core machine may make the real-time encoder skip a few frames (167 ms seen), which is not that.
         let gaps = zip(times.dropFirst(), times).filter { $0.1 >= 6 }.map { $0.0 - $0.1 }
-        #expect(!gaps.isEmpty && gaps.allSatisfy { $0 < 2.5 / Double(fps) },
+        #expect(!gaps.isEmpty && gaps.allSatisfy { $0 < 0.5 },
                 "the longest gap between frames from 6 s on was \(gaps.max() ?? 0) s")
         // The frozen one: its first recording, then the one after the reconnect, which starts at a keyframe.
         let frozenFiles = frozen.recordings()

@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// `stream live` with the test sources makes the show live through the server's grant; `stream watch --json` sees
-/// the state, the tile and the count change; Ctrl-C (SIGTERM) ends the show.
+/// the state, the tile and the count change; a browser's watch page plays the picture; Ctrl-C (SIGTERM) ends the
+/// show.
 @Suite(.serialized) struct LiveCommandTests {
     @Test func liveWithTestSourcesIsSeenByWatch() throws {
         let server = try LiveShowServer()
@@ -21,6 +22,13 @@ import Testing
         let second = try cli.watch(nil, log: "visitor.err")
         events = try readEvents(watcher, until: "two watching") { $0["event"] as? String == "viewers" }
         #expect(events.last?["viewers"] as? Int == 2)
+        // A browser (Chromium) on the show's watch page plays the picture `stream live` publishes.
+        let page = try HLSPeers.playInBrowser(url: "http://127.0.0.1:\(server.httpPort)/watch/show:mugs", seconds: 6,
+                                              geometry: nil)
+        let played = page.samples.map(\.time)
+        #expect(page.errors.isEmpty, "\(page.errors)")
+        #expect((played.last ?? 0) > (played.first { $0 > 0 } ?? .infinity) + 1,
+                "the page's video time did not advance: \(played)")
         kill(live.pid, SIGTERM)
         #expect(live.waitForExit(timeout: 20) == 0)
         events = try readEvents(watcher, until: "ended") { $0["event"] as? String == "ended" }
