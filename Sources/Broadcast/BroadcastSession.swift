@@ -1,6 +1,11 @@
 #if os(Linux)
 import Engine
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Locking
 import StreamCore
 
@@ -132,14 +137,12 @@ final class MediaThread: Sendable {
 
     /// Starts the thread (call once).
     func start() {
-        let thread = Thread { [self] in
+        DetachedThread.start(name: "stream-media") { [self] in
             if let pipeline = pipeline.withLock({ value in defer { value = nil }; return value }) {
                 pipeline.run(engine: engine, control: control)
             }
             done.fire()
         }
-        thread.name = "stream-media"
-        thread.start()
     }
 
     /// Returns once the pipeline has finished.

@@ -3,7 +3,12 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <x264.h>
+
+/* x264 asks for transparent huge pages (madvise) on every buffer of 1.75 MB or more; a huge page is resident as a
+   whole, padding and all. prctl is variadic, which Swift cannot call. */
+static inline int stream_disable_transparent_huge_pages(void) { return prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0); }
 
 /* x264_encoder_open is a token-pasting macro (x264_encoder_open_<build>). */
 static inline x264_t *stream_x264_encoder_open(x264_param_t *param) { return x264_encoder_open(param); }

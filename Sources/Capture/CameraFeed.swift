@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Dispatch
+import Glibc
+#else
 import Foundation
+#endif
 import Media
 import Locking
 
@@ -38,7 +44,7 @@ public final class CameraFeed: Sendable {
         let ready = DispatchSemaphore(value: 0)
         let slot = slot
         let shared = shared
-        let thread = Thread {
+        DetachedThread.start(name: "stream.camera") {
             let camera: any CameraSource
             do throws(CaptureError) {
                 camera = try open()
@@ -51,8 +57,6 @@ public final class CameraFeed: Sendable {
             ready.signal()
             Self.read(camera, into: slot, shared: shared)
         }
-        thread.name = "stream.camera"
-        thread.start()
         ready.wait()
         switch opened.withLock({ $0 })! {
         case .success(let (width, height, frameRate)):

@@ -1,6 +1,11 @@
 #if canImport(CV4L2)
 import CV4L2
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Media
 
 /// Captures a V4L2 camera (`/dev/videoN`) with mmap streaming into pooled I420 frames.

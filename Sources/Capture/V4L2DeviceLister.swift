@@ -1,6 +1,11 @@
 #if canImport(CV4L2)
 import CV4L2
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Finds V4L2 cameras (`/dev/video*`) and describes their formats and sizes.
 public enum V4L2DeviceLister {

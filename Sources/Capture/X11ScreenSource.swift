@@ -1,7 +1,12 @@
 #if canImport(CXCB)
 import CXCB
 import CYUV
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Media
 
 /// Captures the X11 root window (or a region of it) into pooled BGRA frames through libxcb.

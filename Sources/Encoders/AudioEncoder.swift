@@ -1,6 +1,6 @@
 /// An AAC encoder for live streaming: interleaved PCM in any chunk size, raw AAC frames out.
 ///
-/// Backends: `AACEncoder` (libavcodec, Linux) and, on Apple platforms, AudioToolbox. An encoder is a single-owner
+/// Backends: `AACEncoder` (libvo-aacenc, Linux) and, on Apple platforms, AudioToolbox. An encoder is a single-owner
 /// object: use it from one actor or thread.
 public protocol AudioEncoder: AnyObject {
     /// The settings the encoder was opened with.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Mixes several interleaved Float32 inputs (a microphone and the system or app audio) into one stream: the one
 /// mixer of both platforms (Linux's PulseAudio capture, the iOS extension's microphone and app audio).

@@ -1,5 +1,10 @@
 import FLV
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A local FLV recording of the broadcast (`--record FILE`), written as the tags come.
 public actor FLVFileSink: MediaSink {
@@ -21,7 +26,7 @@ public actor FLVFileSink: MediaSink {
     /// - Throws: `BroadcastError` (`.recordingFailed`) when the file cannot be created.
     public func open() throws(BroadcastError) {
         if descriptor >= 0 { return }
-        let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = System.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw BroadcastError(.recordingFailed, "cannot create the recording \(path): \(Self.errnoText()); "
                                     + "check that the directory exists and is writable")
@@ -58,7 +63,7 @@ public actor FLVFileSink: MediaSink {
     /// Closes the file.
     public func close(flushTimeout: Duration) {
         if descriptor >= 0 {
-            _ = Foundation.close(descriptor)
+            _ = System.close(descriptor)
             descriptor = -1
         }
     }
@@ -69,7 +74,7 @@ public actor FLVFileSink: MediaSink {
         }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes { System.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw BroadcastError(.recordingFailed, "cannot write the recording \(path): \(Self.errnoText()); "
@@ -81,5 +86,32 @@ public actor FLVFileSink: MediaSink {
 
     private static func errnoText() -> String {
         String(cString: strerror(errno))
+    }
+}
+
+/// The C calls this file makes, named apart from the sink's own `write` and `close`.
+private enum System {
+    static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.open(path, flags, mode)
+        #else
+        Darwin.open(path, flags, mode)
+        #endif
+    }
+
+    static func close(_ descriptor: Int32) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.close(descriptor)
+        #else
+        Darwin.close(descriptor)
+        #endif
+    }
+
+    static func write(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(descriptor, bytes, count)
+        #else
+        Darwin.write(descriptor, bytes, count)
+        #endif
     }
 }

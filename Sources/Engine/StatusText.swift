@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The words a broadcast's status is shown in: the status line, a line per connection change, the summary at the
 /// end. One wording for `stream broadcast` and the iOS extension's log.
@@ -9,7 +14,7 @@ public enum StatusText {
             "\(state) \(elapsed(statistics.elapsedSeconds))",
             "video \(statistics.videoKbps) kbps (target \(statistics.currentVideoBitrateKbps))",
             "audio \(statistics.audioKbps) kbps",
-            String(format: "%.1f fps (%.0f ms/frame)", statistics.framesPerSecond, statistics.frameWorkMilliseconds),
+            Self.printf("%.1f fps (%.0f ms/frame)", statistics.framesPerSecond, statistics.frameWorkMilliseconds),
             "dropped \(statistics.droppedFrames)",
             "queue \(statistics.queueMilliseconds) ms",
             "reconnects \(statistics.reconnects)",
@@ -35,7 +40,7 @@ public enum StatusText {
             + "\(statistics.droppedKeyframesByQueue) keyframes; \(statistics.framesSkippedLate) late; "
             + "\(statistics.audioFramesDroppedByQueue) audio), \(statistics.reconnects) reconnects"
         if statistics.outages > 0 {
-            text += String(format: " (offline %.1f s, longest outage %.1f s)", statistics.offlineSeconds,
+            text += Self.printf(" (offline %.1f s, longest outage %.1f s)", statistics.offlineSeconds,
                            statistics.longestOutageSeconds)
         }
         return text + latency(statistics)
@@ -48,7 +53,7 @@ public enum StatusText {
             + "(\(status.queue.droppedKeyframes) keyframes, \(status.queue.droppedAudioFrames) audio), "
             + "\(status.reconnects) reconnects"
         if status.outages > 0 {
-            text += String(format: " (offline %.1f s, longest outage %.1f s)",
+            text += Self.printf(" (offline %.1f s, longest outage %.1f s)",
                            status.offlineDuration / .seconds(1), status.longestOutageDuration / .seconds(1))
         }
         if case .failed(let error) = status.state { text += ": \(error.message)" }
@@ -66,7 +71,7 @@ public enum StatusText {
             return "reconnect attempt \(before) failed: \(reason); trying again"
         case (.reconnecting, .live):
             let outage = (status.lastOutageDuration ?? .zero) / .seconds(1)
-            return "\(label): live again after " + String(format: "%.1f", outage)
+            return "\(label): live again after " + Self.printf("%.1f", outage)
                 + " s off the air (reconnect \(status.reconnects))"
         case (.live, .failed), (.reconnecting, .failed):
             return "\(label): gave up: \(reason)"
@@ -86,6 +91,15 @@ public enum StatusText {
     /// `mm:ss`.
     public static func elapsed(_ seconds: Double) -> String {
         let whole = Int(max(0, seconds))
-        return String(format: "%02d:%02d", whole / 60, whole % 60)
+        return Self.printf("%02d:%02d", whole / 60, whole % 60)
+    }
+
+    /// C's printf formatting (no locale, no ICU: Foundation's `String(format:)` would map them).
+    static func printf(_ format: String, _ arguments: any CVarArg...) -> String {
+        withVaList(arguments) { list in
+            var buffer = [CChar](repeating: 0, count: 256)
+            _ = vsnprintf(&buffer, buffer.count, format, list)
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
     }
 }

@@ -1,6 +1,11 @@
 import AMF
 import FLV
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// One recording file: FLV tags written whole as they arrive, timestamps counted from the file's first tag, and
 /// `onMetaData` patched with the duration and size of what was actually written when the file is closed (as
@@ -47,12 +52,12 @@ final class FLVRecorder {
     /// Creates the file (never overwriting one: a suffix is added) in `directory` and writes the FLV header.
     /// A file whose header cannot be written is removed: a full disk leaves no empty file behind.
     init(directory: String, app: String, keyTag: String, now: Date = Date()) throws(RecordingWriteError) {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        // yyyyMMdd-HHmmss in UTC, from the ISO 8601 basic format (no locale or ICU needed).
+        let stamp = now.formatted(Date.ISO8601FormatStyle(dateSeparator: .omitted, dateTimeSeparator: .standard,
+                                                          timeSeparator: .omitted, timeZone: .gmt))
+            .compactMap { $0 == "T" ? "-" : $0 == "Z" ? nil : $0 }
         let safeApp = app.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }
-        let base = "\(String(safeApp))-\(keyTag.dropFirst())-\(formatter.string(from: now))"
+        let base = "\(String(safeApp))-\(keyTag.dropFirst())-\(String(stamp))"
         var candidate = "\(directory)/\(base).flv"
         var attempt = 1
         while FileManager.default.fileExists(atPath: candidate) {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The stream keys a server accepts, read from a file with one key a line.
 ///
@@ -22,10 +27,10 @@ public struct KeyList: Sendable {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw IngestServerError("cannot read the keys file \(path): \(error.localizedDescription)")
+            throw IngestServerError("cannot read the keys file \(path): \(error)")
         }
         let keys = text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         guard !keys.isEmpty else {
             throw IngestServerError("the keys file \(path) holds no key: put one allowed stream key on each line")

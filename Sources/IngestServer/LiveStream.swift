@@ -26,8 +26,9 @@ final class LiveStream {
     private(set) var metadata: AMF0Object?
     private var videoHeader: MediaMessage?
     private var audioHeader: MediaMessage?
-    /// Media since the last video keyframe, so that a new player starts with a picture (bounded).
-    private var groupOfPictures: [MediaMessage] = []
+    /// Media since the last video keyframe, so that a new player starts with a picture (bounded), with the chunk
+    /// bytes the live players got: players joining replay those shared bytes instead of each encoding a copy.
+    private var groupOfPictures: [SharedMediaChunks] = []
     private var groupOfPicturesBytes = 0
     private var groupOfPicturesOverflowed = false
     /// The recording of the current publish, when the server records.
@@ -65,8 +66,8 @@ final class LiveStream {
         for header in [videoHeader, audioHeader].compactMap({ $0 }) {
             connection.sendMedia(header, streamID: streamID)
         }
-        for message in groupOfPictures {
-            connection.sendMedia(message, streamID: streamID)
+        for index in groupOfPictures.indices {
+            connection.sendMedia(sharing: &groupOfPictures[index], streamID: streamID)
         }
     }
 
@@ -97,10 +98,10 @@ final class LiveStream {
         let isHeader = tag.isSequenceHeader
         if isHeader {
             if isVideo { videoHeader = message } else if message.kind == .audio { audioHeader = message }
-        } else {
-            remember(message, isKeyframe: isKeyframe)
         }
         let limit = min(playerQueueLimit, budgetShare ?? .max)
+        // Chunk-encoded once for all players (per chunk size and stream id), not once per player.
+        var chunks = SharedMediaChunks(message)
         for (id, var player) in players {
             let connection = player.connection
             if !isHeader && connection.queuedBytes > limit {
@@ -119,25 +120,30 @@ final class LiveStream {
                     players[id] = player
                 }
             }
-            connection.sendMedia(message, streamID: player.streamID)
+            connection.sendMedia(sharing: &chunks, streamID: player.streamID)
+        }
+        if !isHeader {
+            remember(chunks, isKeyframe: isKeyframe)
         }
         recording?.write(message, isKeyframe: isKeyframe, isHeader: isHeader,
                          headers: StreamRecording.Headers(metadata: metadata, video: videoHeader, audio: audioHeader))
     }
 
-    private func remember(_ message: MediaMessage, isKeyframe: Bool) {
+    private func remember(_ chunks: SharedMediaChunks, isKeyframe: Bool) {
         if isKeyframe {
             clearGroupOfPictures()
         } else if groupOfPicturesOverflowed || groupOfPictures.isEmpty {
             return  // no keyframe to start from yet: a player joining now waits for the next one
         }
-        guard groupOfPicturesBytes + message.body.count <= StreamHub.groupOfPicturesLimit else {
+        // The body and its encodings both count against the limit.
+        let bytes = chunks.media.body.count + chunks.encodedByteCount
+        guard groupOfPicturesBytes + bytes <= StreamHub.groupOfPicturesLimit else {
             clearGroupOfPictures()
             groupOfPicturesOverflowed = true
             return
         }
-        groupOfPictures.append(message)
-        groupOfPicturesBytes += message.body.count
+        groupOfPictures.append(chunks)
+        groupOfPicturesBytes += bytes
     }
 
     private func clearGroupOfPictures() {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Why a recording file could not be created or written, in plain words (never a raw Foundation error).
 struct RecordingWriteError: Error, Sendable, CustomStringConvertible {

@@ -59,6 +59,11 @@ final class ServerConnection: ConnectionHandler {
         run(session.sendMedia(copy))
     }
 
+    /// Sends a relayed message as bytes shared with the stream's other players.
+    func sendMedia(sharing chunks: inout SharedMediaChunks, streamID: UInt32) {
+        run(session.sendMedia(sharing: &chunks, streamID: streamID))
+    }
+
     func sendMetadata(_ metadata: AMF0Object, streamID: UInt32) {
         run(session.sendMetadata(metadata, streamID: streamID))
     }

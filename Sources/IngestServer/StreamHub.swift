@@ -1,11 +1,17 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import RTMP
 import Transport
 
 /// Every live stream of one server, and the decisions about them. A loop-thread object.
 final class StreamHub {
-    /// The most media bytes kept since the last keyframe for late joiners (a 2 s GOP at 20 Mbps is 5 MB).
-    static let groupOfPicturesLimit = 8 << 20
+    /// The most media bytes kept since the last keyframe for late joiners: bodies plus the chunk bytes shared with
+    /// joiners (a 2 s GOP at 20 Mbps is 5 MB, 10 MB with its chunks).
+    static let groupOfPicturesLimit = 16 << 20
 
     let configuration: RTMPServer.Configuration
     let sessionConfiguration: ServerSession.Configuration

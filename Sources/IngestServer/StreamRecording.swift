@@ -1,5 +1,10 @@
 import AMF
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import RTMP
 
 /// The recording of one publish, through disk trouble.
@@ -97,7 +102,7 @@ final class StreamRecording {
         let kept = summary.removed
             ? "the file held no frame yet and was removed"
             : "the file is closed at its last whole tag and kept (\(Self.megabytes(summary.bytes)), "
-                + String(format: "%.1f s", summary.durationSeconds) + ")"
+                + Self.oneDecimal(summary.durationSeconds) + " s)"
         emit(.recordingFailed(path: summary.path, reason: "\(error.reason): \(kept); the stream goes on, and "
                                 + "recording starts again in a new file once space is freed"))
     }
@@ -132,7 +137,16 @@ final class StreamRecording {
     }
 
     private static func megabytes(_ bytes: Int) -> String {
-        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+        oneDecimal(Double(bytes) / 1_000_000) + " MB"
+    }
+
+    /// `%.1f` through C's formatter (no locale, no ICU: Foundation's `String(format:)` would map them).
+    private static func oneDecimal(_ value: Double) -> String {
+        withVaList([value]) { list in
+            var buffer = [CChar](repeating: 0, count: 64)
+            _ = vsnprintf(&buffer, buffer.count, "%.1f", list)
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
     }
 
     /// The bytes an unprivileged writer may still use on the file system holding `directory`.

@@ -1,5 +1,11 @@
 import FLV
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Dispatch
+import Glibc
+#else
 import Foundation
+#endif
 import HLS
 import Locking
 

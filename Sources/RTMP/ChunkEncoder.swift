@@ -117,6 +117,25 @@ public struct ChunkEncoder: Sendable {
         } while offset < length
     }
 
+    /// Encodes `message` as if it were the first on its chunk stream: a type-0 header (absolute timestamp, length,
+    /// type and message stream id), then type-3 continuation chunks. The bytes depend only on the message and the
+    /// chunk size, so one encoding can go to every connection with that chunk size (see ``SharedMediaChunks``);
+    /// each then records it with ``noteStandalone(_:)``.
+    /// - Throws: ``RTMPError`` `.messageTooLarge` (see ``encode(_:)``).
+    public static func encodeStandalone(_ message: RTMPMessage, chunkSize: UInt32) throws(RTMPError) -> [UInt8] {
+        var encoder = ChunkEncoder()
+        encoder.setChunkSize(chunkSize)
+        return try encoder.encode(message)
+    }
+
+    /// Records that `message` went out as ``encodeStandalone(_:chunkSize:)`` encoded it (type-0 header), so the
+    /// next message on its chunk stream gets the smallest header relative to it, as after ``encode(_:)``.
+    public mutating func noteStandalone(_ message: RTMPMessage) {
+        previous[message.chunkStreamID] = PreviousHeader(timestamp: message.timestamp, length: message.payload.count,
+                                                         typeID: message.typeID, streamID: message.streamID,
+                                                         delta: nil)
+    }
+
     /// RTMP §5.3.1.1: 1-byte form for ids 2...63, 2-byte for 64...319, 3-byte for 320...65599.
     private func writeBasicHeader(fmt: UInt8, csid: UInt32, into writer: inout ByteWriter) {
         if csid <= 63 {

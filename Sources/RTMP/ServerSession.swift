@@ -200,6 +200,23 @@ public struct ServerSession: Sendable {
         return flush([])
     }
 
+    /// Sends audio, video or data to a player, as bytes shared with every other player of the same chunk size and
+    /// message stream id: a relay encodes each message once per stream instead of once per player.
+    /// - Parameters:
+    ///   - chunks: the message's shared encodings; `streamID` replaces the message's own stream id.
+    ///   - streamID: the player's message stream id.
+    /// - Returns: `.write` with the shared bytes, or nothing when `streamID` is not playing or the body passes
+    ///   RTMP's 16 MiB message limit.
+    public mutating func sendMedia(sharing chunks: inout SharedMediaChunks, streamID: UInt32) -> [Action] {
+        guard isPlaying(streamID) else { return [] }
+        let chunkSize = connection.encoder.chunkSize
+        guard let bytes = try? chunks.bytes(chunkSize: chunkSize, streamID: streamID) else { return [] }
+        var message = chunks.media
+        message.streamID = streamID
+        connection.encoder.noteStandalone(message.message)
+        return flush([]) + [.write(bytes)]
+    }
+
     /// Sends a Ping Request (RTMP §7.1.7); the driver's keepalive timer calls it.
     public mutating func sendPing(timestamp: UInt32) -> [Action] {
         guard case .connected = state else { return [] }

@@ -1,5 +1,10 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import LiveProtocol
 import LiveShows
 
@@ -23,12 +28,13 @@ public final class SQLiteShowStore: ShowStore {
     /// - Throws: ``StoreError`` when the directory or database cannot be made, or the database is from a newer
     ///   `stream`.
     public init(directory: String) throws(StoreError) {
-        path = (directory as NSString).appendingPathComponent(Self.fileName)
+        path = directory.isEmpty || directory.hasSuffix("/")
+            ? directory + Self.fileName : "\(directory)/\(Self.fileName)"
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StoreError("cannot create the data directory \(directory): \(error.localizedDescription)")
+            throw StoreError("cannot create the data directory \(directory): \(error)")
         }
         // Created 0600 before SQLite opens it: chat and moderation are nobody else's business. The WAL and
         // shared-memory files take the database file's mode.

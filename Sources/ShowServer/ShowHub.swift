@@ -182,8 +182,8 @@ final class ShowHub {
     static func visitorName(_ session: SessionID) -> String {
         var mixed = session.value &* 0x9E37_79B9_7F4A_7C15
         mixed ^= mixed >> 29
-        return "visitor-" + String(String(mixed & 0xFFFF, radix: 16).reversed()).padding(toLength: 4, withPad: "0",
-                                                                                          startingAt: 0)
+        let digits = String(String(mixed & 0xFFFF, radix: 16).reversed())
+        return "visitor-" + digits + String(repeating: "0", count: max(0, 4 - digits.count))
     }
 
     // MARK: Shows

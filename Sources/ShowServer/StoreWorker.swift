@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Dispatch
+import Glibc
+#else
 import Foundation
+#endif
 import Locking
 import LiveShows
 
@@ -29,12 +35,10 @@ final class StoreWorker: Sendable {
         let jobs = self.jobs
         let signal = self.signal
         let finished = self.finished
-        let thread = Thread {
+        DetachedThread.start(name: "stream-show-store") {
             Self.run(jobs: jobs, signal: signal, makeStore: makeStore)
             finished.signal()
         }
-        thread.name = "stream-show-store"
-        thread.start()
     }
 
     func submit(_ job: Job) {

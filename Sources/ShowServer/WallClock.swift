@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Wall-clock time in milliseconds since 1970: the time shows and tokens are given.
 enum WallClock {

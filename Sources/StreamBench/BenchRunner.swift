@@ -53,7 +53,7 @@ struct BenchRunner {
                 log(String(format: "  %.1f s", Measure.now() - clock))
             }
         }
-        Targets.evaluate(report)
+        let missedGates = Targets.evaluate(report)
         report.note("load average at start \(startLoad), at end \(Self.loadAverage()) on \(ProcessInfo.processInfo.activeProcessorCount) cores (shared machine)")
         report.note("\(runs) run(s) per item, \(options.quick ? "quick" : "full") mode, work dir \(work)")
         let title = "Stream benchmarks, \(ISO8601DateFormatter().string(from: started)) "
@@ -63,6 +63,9 @@ struct BenchRunner {
         if let out = options.out {
             try text.write(toFile: out + ".txt", atomically: true, encoding: .utf8)
             try report.json(title: title).write(to: URL(fileURLWithPath: out + ".json"))
+        }
+        if !missedGates.isEmpty {
+            throw BenchError("FAILED: " + missedGates.joined(separator: "; "))
         }
     }
 

@@ -45,8 +45,8 @@ struct BroadcastBench {
             report.record(section, "peak anonymous RSS (heap, stacks)", unit: "MB",
                           ours: Double(ours.usage.peakAnonymousRSS) / 1e6,
                           peer: Double(ffmpeg.peakAnonymousRSS) / 1e6, peerName: peer,
-                          note: "peak RSS minus this is file-backed pages of shared libraries (Foundation, ICU, "
-                            + "Swift runtime, x264, libavcodec)")
+                          note: "peak RSS minus this is file-backed pages: our binary (Swift runtime linked "
+                            + "statically, no Foundation) and the C libraries (x264, libvo-aacenc, OpenSSL, ...)")
             report.record(section, "capture-to-socket latency p50", unit: "ms", ours: ours.latencyP50,
                           note: "from the session's statistics (summary line of `stream broadcast`)")
             report.record(section, "capture-to-socket latency p99", unit: "ms", ours: ours.latencyP99)

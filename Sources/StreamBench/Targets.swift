@@ -1,6 +1,14 @@
 /// The targets, checked against the medians in the report.
 enum Targets {
-    static func evaluate(_ report: Report) {
+    /// The broadcaster's resident-memory ceiling (the iOS broadcast extension is killed past ~50 MB). Unlike the
+    /// other targets it is a gate: a run that measures more fails (see ``evaluate(_:)``).
+    static let broadcastPeakRSSLimitMB = 50.0
+
+    /// Adds the targets to the report.
+    /// - Returns: the gates that were missed, one line each: the run must fail loudly when any is returned.
+    @discardableResult
+    static func evaluate(_ report: Report) -> [String] {
+        var missedGates: [String] = []
         let rows = report.rows
         func find(_ prefix: String, _ metric: String) -> Report.Row? {
             rows.first { $0.section.hasPrefix(prefix) && $0.metric == metric }
@@ -8,17 +16,24 @@ enum Targets {
         let f = Report.format
 
         if let rss = find("3 broadcast 720p30", "peak RSS") {
-            report.target("broadcast 720p30 + PiP peak RSS <= 50 MB", met: rss.oursMedian.map { $0 <= 50 },
-                          detail: "\(f(rss.oursMedian)) MB (ffmpeg \(f(rss.peerMedian)) MB)")
+            let limit = broadcastPeakRSSLimitMB
+            // Every run counts, not just the median: one run over the ceiling is a process the extension loses.
+            let worst = rss.ours.max()
+            report.target("broadcast 720p30 + PiP peak RSS <= 50 MB", met: worst.map { $0 <= limit },
+                          detail: "\(f(rss.oursMedian)) MB, worst run \(f(worst)) MB (ffmpeg \(f(rss.peerMedian)) MB)")
+            if let worst, worst > limit {
+                missedGates.append("the 720p30 + PiP broadcast peaked at \(f(worst)) MB of RSS, over the "
+                                       + "\(f(limit)) MB ceiling")
+            }
         } else {
             report.target("broadcast 720p30 + PiP peak RSS <= 50 MB", met: nil, detail: "item 3 did not run")
         }
         if let cpu = find("3 broadcast 720p30", "CPU, share of one core") {
-            report.target("broadcast 720p30 CPU <= 0.9x ffmpeg's", met: cpu.ratioMedian.map { $0 <= 0.9 },
+            report.target("broadcast 720p30 CPU <= 0.85x ffmpeg's", met: cpu.ratioMedian.map { $0 <= 0.85 },
                           detail: "\(f(cpu.oursMedian)) % vs \(f(cpu.peerMedian)) % of a core, ratio "
                             + "\(f(cpu.ratioMedian))")
         } else {
-            report.target("broadcast 720p30 CPU <= 0.9x ffmpeg's", met: nil, detail: "item 3 did not run")
+            report.target("broadcast 720p30 CPU <= 0.85x ffmpeg's", met: nil, detail: "item 3 did not run")
         }
         if let latency = find("3 broadcast 720p30", "capture-to-socket latency p99") {
             report.target("capture-to-socket latency p99 <= 50 ms", met: latency.oursMedian.map { $0 <= 50 },
@@ -68,6 +83,12 @@ enum Targets {
                           detail: "\(f(row.oursMedian)) vs \(f(row.peerMedian)) ms/Mbit (ratio \(f(row.ratioMedian))), "
                             + "players behind or failed: ours \(f(stalls?.oursMedian)), nginx \(f(stalls?.peerMedian))")
         }
+        if let memory = find("5 ingest 4 pub x 20 players", "server peak RSS") {
+            report.target("ingest 4 pub x 20 players: peak RSS <= 1.25x nginx-rtmp's",
+                          met: memory.ratioMedian.map { $0 <= 1.25 },
+                          detail: "\(f(memory.oursMedian)) vs \(f(memory.peerMedian)) MB "
+                            + "(ratio \(f(memory.ratioMedian)))")
+        }
         for row in rows where row.section.hasPrefix("13 live show") && row.metric == "delivery latency p99" {
             let lost = find(row.section, "messages lost")
             let memory = find(row.section, "server RSS per watcher")
@@ -93,5 +114,6 @@ enum Targets {
             report.target("\(section.dropFirst(3)): a part reaches a held reader <= 50 ms after its last frame (p99)",
                           met: delay?.oursMedian.map { $0 <= 50 }, detail: "p99 \(f(delay?.oursMedian)) ms")
         }
+        return missedGates
     }
 }

@@ -1,5 +1,10 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Locking
 
 /// Bridges the synchronous `Command.run` to async code: runs `body` in a task and blocks the calling thread

@@ -1,7 +1,12 @@
 import Broadcast
 import Capture
 import Engine
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import HTTPClient
 import Publisher
 import Locking
@@ -228,7 +233,7 @@ struct BroadcastOptions {
                     throw CLIError.usage("standard input ended before the stream key of destination \(index + 1) "
                                             + "(one line per URL, in order)")
                 }
-                key = line.trimmingCharacters(in: .whitespacesAndNewlines)
+                key = line.trimmed
             }
             try StreamCredentials.validateStreamKey(key)
             ingests.append(StreamCredentials(url: url, streamKey: key))

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import StreamCore
 
 /// `stream credentials set|show|clear`: the ingest URL and stream key.
@@ -32,7 +37,7 @@ struct CredentialsSetCommand: Command {
         guard let line = context.console.readSecret(url.scheme.isWHIP ? "Bearer token: " : "Stream key: ") else {
             throw CLIError.usage("no stream key: type it at the prompt or pipe it on stdin")
         }
-        let key = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = line.trimmed
         try StreamCredentials.validateStreamKey(key)
         if url.tcUrl.contains(key) {
             throw CLIError.usage("the URL already contains the stream key: give the server URL without it "

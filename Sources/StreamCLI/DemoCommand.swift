@@ -1,6 +1,11 @@
 import Broadcast
 import Engine
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import HTTPServer
 import Publisher
 import StreamCore
@@ -63,7 +68,7 @@ struct DemoCommand: Command {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw CLIError.failure("cannot create the recording directory \(directory): \(error.localizedDescription)")
+            throw CLIError.failure("cannot create the recording directory \(directory): \(error)")
         }
         let recordDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
         var http = HTTPServer.Configuration()
@@ -84,7 +89,7 @@ struct DemoCommand: Command {
         }
         // The host ends the show: open pages say so before the server goes.
         server.show.end()
-        Thread.sleep(forTimeInterval: 0.5)
+        usleep(500_000)
         server.stop()
         for failure in server.failedRecordings {
             context.console.printError("stream: recording failed: \(failure)")

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import HTTPServer
 import IngestServer
 import Locking
@@ -97,7 +102,7 @@ final class DemoServer: Sendable {
 
     /// A new private directory for the show's store.
     private static func temporaryDirectory() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "/stream-demo-show-XXXXXX").utf8CString)
+        var template = Array((FileManager.default.temporaryDirectory.path + "/stream-demo-show-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw CLIError.failure("cannot create a temporary directory for the demo show")
         }

@@ -1,5 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Dispatch
+import Glibc
+#else
 import Foundation
+#endif
 import Identity
+import JSON
 import LiveProtocol
 import LiveShows
 import Locking
@@ -53,9 +60,9 @@ final class DemoShow: Sendable {
         let id = shows.server.connected(host, streamName: Self.streamName, token: hostToken)
         session.withLock { $0 = id }
         let joined = try request(#""op":"join""#)
-        guard joined["ok"] as? Bool == true else { throw CLIError.failure("the demo host could not join: \(joined)") }
+        guard joined["ok"]?.boolValue == true else { throw CLIError.failure("the demo host could not join: \(joined)") }
         let ingest = try request(#""op":"ingest""#)
-        guard ingest["ok"] as? Bool == true, let key = ingest["key"] as? String else {
+        guard ingest["ok"]?.boolValue == true, let key = ingest["key"]?.stringValue else {
             throw CLIError.failure("the demo show gave no ingest key")
         }
         return key
@@ -67,7 +74,7 @@ final class DemoShow: Sendable {
     }
 
     /// Sends a request as the host and waits for its reply.
-    private func request(_ fields: String) throws -> [String: Any] {
+    private func request(_ fields: String) throws -> JSONValue {
         guard let session = session.withLock({ $0 }) else { throw CLIError.failure("the demo host is not connected") }
         let id = nextRequest.withLock { value -> Int in
             defer { value += 1 }
@@ -87,19 +94,19 @@ private final class HostConnection: ShowConnection {
     private let arrived = DispatchSemaphore(value: 0)
 
     func send(_ text: [UInt8]) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text)) as? [String: Any],
-              let id = object["reply"] as? Int else { return }
+        guard let object = try? JSONParser.parse(text),
+              let id = object["reply"]?.numberValue.flatMap({ Int(exactly: $0) }) else { return }
         replies.withLock { $0[id] = text }
         arrived.signal()
     }
 
     func close(code: UInt16, reason: String) {}
 
-    func reply(to id: Int, within timeout: Duration) -> [String: Any]? {
+    func reply(to id: Int, within timeout: Duration) -> JSONValue? {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let text = replies.withLock({ $0.removeValue(forKey: id) }) {
-                return (try? JSONSerialization.jsonObject(with: Data(text))) as? [String: Any]
+                return try? JSONParser.parse(text)
             }
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return nil }

@@ -1,5 +1,10 @@
 import Capture
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import StreamCore
 
 /// `stream inputs [--json]`: the audio inputs (PulseAudio sources) and cameras (V4L2) this machine offers.

@@ -1,6 +1,11 @@
 import Broadcast
 import Engine
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import LiveProtocol
 import RealtimeBroadcast
 import RealtimeCalls

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import HTTPServer
 import IngestServer
 import Transport
@@ -176,10 +181,9 @@ struct ServeCommand: Command {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw CLIError.failure("cannot create the recording directory \(directory): "
-                                          + error.localizedDescription)
+                throw CLIError.failure("cannot create the recording directory \(directory): \(error)")
             }
-            configuration.recordDirectory = (directory as NSString).standardizingPath
+            configuration.recordDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
         }
         return configuration
     }
@@ -233,9 +237,10 @@ struct ServeCommand: Command {
     }
 
     private static func timestamp() -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: Date())
+        // Local time of day, through C (no ICU): HH:mm:ss.
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return [parts.tm_hour, parts.tm_min, parts.tm_sec].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
     }
 }

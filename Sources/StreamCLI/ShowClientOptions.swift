@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Locking
 import RealtimeCalls
 
@@ -42,7 +47,7 @@ struct ShowClientOptions {
             throw CLIError.usage("give the token with --token-stdin or --token-file, not both")
         case (true, nil):
             // On a terminal it is read without echo, as `stream credentials set` reads a stream key.
-            guard let line = context.console.readSecret("Access token: ")?.trimmingCharacters(in: .whitespaces),
+            guard let line = context.console.readSecret("Access token: ")?.trimmed,
                   !line.isEmpty else {
                 throw CLIError.usage("--token-stdin: standard input has no token on its first line")
             }
@@ -120,7 +125,7 @@ struct ShowClientOptions {
                                     + "run `chmod 600 \(path)`; a token is a secret")
         }
         guard status.st_size <= maximumTokenSize, let data = FileManager.default.contents(atPath: path),
-              let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+              let text = String(data: data, encoding: .utf8)?.trimmed,
               !text.isEmpty else {
             throw CLIError.usage("--token-file: \(path) is empty or larger than \(maximumTokenSize) bytes")
         }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import RealtimeCalls
 
 /// `stream show mod SERVER STREAM ACTION ...`: one moderation call (host or mod).

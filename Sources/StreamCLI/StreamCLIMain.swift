@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import StreamCore
 
 /// The entry point of the `stream` executable, kept in a library so tests can run it in-process.

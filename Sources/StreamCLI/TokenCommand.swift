@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Identity
 
 /// `stream token`: mints an access token for development, as an app's backend would.

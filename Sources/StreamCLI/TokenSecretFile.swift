@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Identity
 
 /// Reads the token secret from its file, which must be private: a regular file that only its owner can read

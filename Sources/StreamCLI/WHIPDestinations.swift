@@ -1,5 +1,10 @@
 import Engine
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import HTTPClient
 import ICE
 import StreamCore

@@ -1,5 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Dispatch
+import Glibc
+#else
 import Foundation
+#endif
 import LiveProtocol
+import Locking
 import RealtimeCalls
 
 /// `stream watch SERVER STREAM`: a live show on a terminal: the state, the count, the pinned message and the chat
@@ -51,7 +58,7 @@ struct WatchCommand: Command {
                     return nil
                 }
                 // Typed lines: read on a thread of their own (standard input blocks); ends with the input.
-                Thread.detachNewThread {
+                DetachedThread.start(name: "stream-watch-in") {
                     while let line = console.readLine() {
                         if !Self.typed(line, show: show, view: view, console: console) { break }
                     }
@@ -78,14 +85,14 @@ struct WatchCommand: Command {
 
     /// Handles one typed line; false after `/leave`.
     private static func typed(_ line: String, show: LiveStream, view: WatchView, console: Console) -> Bool {
-        let text = line.trimmingCharacters(in: .whitespaces)
+        let text = line.trimmed
         guard !text.isEmpty else { return true }
         if text == "/leave" {
             show.leave()
             return false
         }
         if text.hasPrefix("/react") {
-            let kind = text.dropFirst("/react".count).trimmingCharacters(in: .whitespaces)
+            let kind = text.dropFirst("/react".count).trimmed
             guard let reaction = Reaction(rawValue: kind) else {
                 console.printError("stream: /react takes one of "
                                    + Reaction.allCases.map(\.rawValue).joined(separator: ", "))

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -99,8 +103,13 @@ public enum AtomicFile {
     /// - Parameter url: a directory URL.
     /// - Throws: `StreamCoreError` (`.io`) when it cannot be created.
     public static func createDirectory(_ url: URL) throws {
+        #if canImport(FoundationEssentials)
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory { return }
+        #else
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        #endif
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Stores each blob as `<key>.json` in a directory (`$XDG_CONFIG_HOME/stream` by default), written atomically
 /// with mode 0600. A set-aside blob becomes `<key>.corrupt-<stamp>.json` next to it.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Credentials in `credentials.json` inside the configuration directory, created with mode 0600 atomically
 /// (`open(O_CREAT|O_EXCL, 0600)` then `rename`), so the key is never readable by another user, even briefly.

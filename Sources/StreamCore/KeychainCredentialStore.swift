@@ -1,5 +1,10 @@
 #if canImport(Security)
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Security
 
 /// Credentials as one generic-password item in the shared Keychain access group, readable by the app and its

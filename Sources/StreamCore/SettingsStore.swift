@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Persists the non-sensitive `StreamSettings` as one JSON blob under `stream.settings.v1` in a shared store.
 ///
@@ -176,11 +181,8 @@ public struct SettingsStore: Sendable {
 
     /// A UTC timestamp for file and key names, e.g. `20261129T181500Z`.
     static func stamp(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        return formatter.string(from: date)
+        date.formatted(Date.ISO8601FormatStyle(dateSeparator: .omitted, dateTimeSeparator: .standard,
+                                               timeSeparator: .omitted, timeZone: .gmt))
     }
 }
 

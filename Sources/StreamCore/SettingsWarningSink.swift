@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Locking
 
 /// Collects the warnings produced while decoding `StreamSettings` (pass it in a decoder's `userInfo`).

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Where a small named blob (the settings JSON) is shared between processes: App Group user defaults on Apple,
 /// a directory of files elsewhere.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Where the Linux (and command-line) backends keep their files: `$XDG_CONFIG_HOME/stream`, or `~/.config/stream`.
 public struct XDGPaths: Sendable, Equatable {

@@ -113,6 +113,8 @@ public final class Connection: EventSource, CustomStringConvertible {
     private var registeredEvents: UInt32 = 0
     private var readScheduled = false
     private var outbound = OutboundQueue()
+    /// True while this connection waits in its loop's end-of-turn flush list.
+    private var flushScheduled = false
     private var phaseTimer: Scheduled?
     private var idleTimer: Scheduled?
     private var lastActivity = ContinuousClock.now
@@ -371,8 +373,22 @@ public final class Connection: EventSource, CustomStringConvertible {
             throw .bufferFull(endpoint, queued: outbound.count, adding: bytes.count, limit: writeBufferLimit)
         }
         let wasEmpty = outbound.isEmpty
-        outbound.append(bytes)
-        if isOpen && wasEmpty { flush(insideWrite: true) }
+        // TLS takes one buffer per write: small chunks are merged for it. Plain sockets write queued chunks together
+        // (``OutboundQueue/writeGathered(_:)``), so arrays shared with other connections are never copied.
+        outbound.append(bytes, merging: streaming?.tls != nil)
+        if isOpen && wasEmpty && !flushScheduled {
+            // Sent at the end of this loop turn with whatever else this turn writes here: one system call for all.
+            flushScheduled = true
+            loop.flushAtEndOfTurn(self)
+        }
+    }
+
+    /// The loop's end-of-turn flush of what ``write(_:)`` queued during the turn.
+    func flushDeferred() {
+        guard flushScheduled else { return }
+        flushScheduled = false
+        guard !isClosed, !outbound.isEmpty else { return }
+        flush()
     }
 
     /// Writes queued bytes until the socket would block.
@@ -385,8 +401,10 @@ public final class Connection: EventSource, CustomStringConvertible {
         var writeWantsRead = false
         var failure: TransportError?
         while !outbound.isEmpty {
-            let written = outbound.writeHead { bytes -> Int in
-                if let tls {
+            let written: Int
+            if let tls {
+                // TLS: one record per call, from the head chunk.
+                written = outbound.writeHead { bytes -> Int in
                     switch tls.write(bytes) {
                     case .done(let count):
                         return count
@@ -403,12 +421,19 @@ public final class Connection: EventSource, CustomStringConvertible {
                         return -1
                     }
                 }
-                let count = send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-                if count >= 0 { return count }
-                if errno == EAGAIN || errno == EWOULDBLOCK { return -1 }
-                if errno == EINTR { return 0 }
-                failure = .posix(errno, "sending to", endpoint: endpoint)
-                return -1
+            } else {
+                // Plain TCP: every queued chunk (up to the gather limit) in one sendmsg.
+                written = outbound.writeGathered { vectors -> Int in
+                    var message = msghdr()
+                    message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
+                    message.msg_iovlen = vectors.count
+                    let count = sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+                    if count >= 0 { return count }
+                    if errno == EAGAIN || errno == EWOULDBLOCK { return -1 }
+                    if errno == EINTR { return 0 }
+                    failure = .posix(errno, "sending to", endpoint: endpoint)
+                    return -1
+                }
             }
             if written < 0 || failure != nil { break }
         }
@@ -629,6 +654,12 @@ public final class Connection: EventSource, CustomStringConvertible {
     /// The handler gets ``ConnectionHandler/connectionDidClose(_:error:)`` with a nil error, inside this call.
     public func close() {
         loop.assertInEventLoop()
+        // Bytes written earlier in this loop turn have not been offered to the socket yet: offer them now, as an
+        // immediate write would have, before closing.
+        if flushScheduled && isOpen {
+            flushScheduled = false
+            flush(insideWrite: true)
+        }
         finishClose(nil)
     }
 

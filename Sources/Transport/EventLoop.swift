@@ -10,7 +10,7 @@ import Synchronization
 /// The running thread keeps the loop alive: call ``shutdown()`` to stop it.
 public final class EventLoop: @unchecked Sendable {
     // @unchecked Sendable: the state shared between threads is `shared` (a Locked) and `loopThread` (an Atomic);
-    // `sources`, `timers`, `nextSourceID`, `running` and `readBuffer` are read and written only on the loop thread,
+    // `sources`, `timers`, `nextSourceID`, `running`, `readBuffer` and the flush lists are read and written only on the loop thread,
     // which every entry point that touches them checks with `assertInEventLoop()` (`schedule(after:)` hops there
     // with `execute` when called elsewhere). `thread` is written once in `init`, before
     // the object is visible to any other thread, and read once in `shutdown()`.
@@ -29,6 +29,9 @@ public final class EventLoop: @unchecked Sendable {
     private var timers = TimerHeap()
     private var running = true
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Connections written to during this loop turn, flushed together at its end.
+    private var pendingFlushes: [Connection] = []
+    private var flushing: [Connection] = []
 
     private struct Shared {
         var tasks: [@Sendable () -> Void] = []
@@ -262,6 +265,24 @@ public final class EventLoop: @unchecked Sendable {
                 return tasks
             }
             for task in tasks { task() }
+            flushPendingWrites()
+        }
+    }
+
+    /// Has `connection` flushed at the end of this loop turn (loop thread only): everything written to it during
+    /// the turn (a relay's audio and video for one player, say) then leaves in one system call instead of one each.
+    func flushAtEndOfTurn(_ connection: Connection) {
+        assertInEventLoop()
+        pendingFlushes.append(connection)
+    }
+
+    /// Flushes the connections written to in this turn; a flush that makes more writes (a handler answering a
+    /// drain) has those flushed too before the loop sleeps.
+    private func flushPendingWrites() {
+        while !pendingFlushes.isEmpty {
+            swap(&pendingFlushes, &flushing)
+            for connection in flushing { connection.flushDeferred() }
+            flushing.removeAll(keepingCapacity: true)
         }
     }
 }

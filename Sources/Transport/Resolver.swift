@@ -20,7 +20,7 @@ enum Resolver {
         let timer = loop.schedule(after: timeout) {
             finish(.failure(.timedOut("resolving host \"\(host)\"", after: timeout)))
         }
-        startDetachedThread {
+        DetachedThread.start(name: "stream-resolver") {
             let result = lookUp(host: host, port: port)
             timer.cancel()
             finish(result)
@@ -50,25 +50,5 @@ enum Resolver {
         }
         guard !addresses.isEmpty else { return .failure(.dns(host: host, reason: "no IPv4 or IPv6 address")) }
         return .success(addresses)
-    }
-}
-
-/// Runs `body` on a new detached thread.
-func startDetachedThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    var thread = pthread_t()
-    let result = pthread_create(&thread, nil, { context in
-        guard let context else { return nil }
-        Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
-        return nil
-    }, context)
-    if result == 0 {
-        pthread_detach(thread)
-    } else {
-        Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
     }
 }

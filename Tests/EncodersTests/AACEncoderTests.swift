@@ -47,18 +47,20 @@ import Testing
                                                                               bitrateKbps: 128))
         #expect(encoder.audioSpecificConfig == [0x11, 0x90])  // AAC-LC (2), 48 kHz (index 3), 2 channels
         #expect(encoder.frameSize == 1024)
-        #expect(encoder.primingSamples == 1024)
+        #expect(encoder.primingSamples == 1600)
 
         let (beforeFlush, packets) = try Self.encode(encoder, Self.sine(seconds: 2, channels: 2),
                                                      chunkFrames: chunkFrames)
-        // 96 000 samples = 93 full frames + 768; the encoder holds one frame back until the flush, which also
-        // encodes the short last frame and the priming tail: 1024 + 96 000 samples out, 95 frames.
-        #expect(beforeFlush.count == 92)
-        #expect(packets.count == 95)
-        let expectedPTS: [Int64] = (0..<95).map { Int64($0) * 1024 - 1024 }
+        // 96 000 samples = 93 full frames + 768: a packet for each full frame as it completes; the flush encodes the
+        // short last frame and the silence that pushes out the 1600-sample delay: 1600 + 96 000 samples, 96 frames.
+        #expect(beforeFlush.count == 93)
+        #expect(packets.count == 96)
+        let expectedPTS: [Int64] = (0..<96).map { Int64($0) * 1024 - 1600 }
         #expect(packets.map(\.pts) == expectedPTS)
-        #expect(packets.first?.ptsMilliseconds == -22)
-        #expect(packets.dropFirst().first?.ptsMilliseconds == 0)
+        #expect(packets.first?.ptsMilliseconds == -34)
+        #expect(packets.dropFirst(2).first?.ptsMilliseconds == 9)
+        #expect(packets.dropLast().allSatisfy { $0.duration == 1024 })
+        #expect(packets.last.map { $0.pts + $0.duration } == 96_000)  // the last packet ends with the input
         #expect(packets.allSatisfy { !$0.data.isEmpty && $0.sampleRate == 48000 })
 
         let adts = try #require(ADTS(audioSpecificConfig: encoder.audioSpecificConfig))
@@ -83,7 +85,7 @@ import Testing
             packets += try encoder.encode(interleaved: Array(samples[start..<min(samples.count, start + 1000)]))
         }
         packets += try encoder.flush()
-        #expect(packets.count == 48)  // 1024 priming + 48 000 samples = 49 024 samples out, 47.9 frames
+        #expect(packets.count == 49)  // 1600 delay + 48 000 samples = 49 600 samples out, 48.4 frames
 
         let adts = try #require(ADTS(audioSpecificConfig: encoder.audioSpecificConfig))
         let directory = try TemporaryDirectory()
@@ -117,8 +119,9 @@ import Testing
             try encoder.encode(interleaved: [Float](repeating: 0, count: 3))
         }
         #expect(odd.code == .invalidInput)
-        #expect(try encoder.encode(interleaved: [Float](repeating: 0, count: 2048)).isEmpty)  // priming frame
-        #expect(try encoder.flush().count == 2)
+        #expect(try encoder.encode(interleaved: [Float](repeating: 0, count: 2046)).isEmpty)  // one short of a frame
+        #expect(try encoder.encode(interleaved: [Float](repeating: 0, count: 2)).count == 1)
+        #expect(try encoder.flush().count == 2)  // 1024 + 1600 samples out: two more frames of silence
         #expect(try encoder.flush().isEmpty)
         let late = try #require(throws: EncoderError.self) {
             try encoder.encode(interleaved: [Float](repeating: 0, count: 2))

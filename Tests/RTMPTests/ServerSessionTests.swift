@@ -135,6 +135,46 @@ struct ServerSessionTests {
         #expect(client.events.last == .playStopped(streamID: streamID))
     }
 
+    @Test func sharedMediaInterleavesWithPerPlayerMedia() throws {
+        var client = try Client()
+        try client.connect(app: "app")
+        try client.send(Client.command("createStream", 2))
+        let created = try CommandMessage(payload: try #require(client.takeReceived().last).payload)
+        let streamID = try #require(created.arguments.first?.numberValue.map(UInt32.init))
+        try client.send(Client.command("play", 0, [.string("show")], streamID: streamID))
+        _ = client.takeReceived()
+
+        // A relay's shared bytes (type-0 headers, encoded once for every player) between this player's own
+        // messages on the same chunk stream (a late joiner's replay): the decoder must see every one intact.
+        let frame = pseudoRandomBytes(10_000, seed: 4)
+        let sent = [
+            MediaMessage(kind: .video, timestamp: 0, streamID: 0, body: [0x17, 0x00, 0, 0, 0]),
+            MediaMessage(kind: .video, timestamp: 33, streamID: 0, body: frame),
+            MediaMessage(kind: .video, timestamp: 66, streamID: 0, body: [0x27, 0x01, 0, 0, 0, 9]),
+            MediaMessage(kind: .video, timestamp: 100, streamID: 0, body: frame),
+            MediaMessage(kind: .audio, timestamp: 101, streamID: 0, body: [0xAF, 0x01]),
+        ]
+        var shared = sent.map { SharedMediaChunks($0) }
+        for index in sent.indices {
+            if index.isMultiple(of: 2) {
+                var own = sent[index]
+                own.streamID = streamID
+                try client.deliver(client.server.sendMedia(own))
+            } else {
+                try client.deliver(client.server.sendMedia(sharing: &shared[index], streamID: streamID))
+            }
+        }
+        let received = client.takeReceived().map {
+            MediaMessage(kind: MediaMessage.Kind(rawValue: $0.typeID)!, timestamp: $0.timestamp,
+                         streamID: $0.streamID, body: $0.payload)
+        }
+        #expect(received == sent.map { var message = $0; message.streamID = streamID; return message })
+
+        // Shared media for a stream that is not playing is not sent.
+        var other = SharedMediaChunks(sent[4])
+        #expect(client.server.sendMedia(sharing: &other, streamID: 99) == [])
+    }
+
     @Test func mediaBeforeAuthorizationIsDropped() throws {
         var client = try Client()
         try client.connect()
