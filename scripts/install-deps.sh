@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
     pkg-config libssl-dev openssl ca-certificates
-    libx264-dev libavcodec-dev libavutil-dev libswresample-dev libyuv-dev libvo-aacenc-dev
+    libx264-dev libyuv-dev libvo-aacenc-dev
     libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libpulse-dev x11-xserver-utils
     nginx libnginx-mod-rtmp libnginx-mod-stream
     ffmpeg xvfb pulseaudio pulseaudio-utils sox

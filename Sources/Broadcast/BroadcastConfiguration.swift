@@ -37,7 +37,7 @@ public struct BroadcastConfiguration: Sendable {
 
     /// The audio codec: AAC for RTMP and FLV, Opus for WebRTC (WHIP), carried in Enhanced RTMP's Opus tags.
     public enum AudioCodec: Sendable, Hashable {
-        /// AAC-LC (libavcodec).
+        /// AAC-LC (libvo-aacenc).
         case aac
         /// Opus at 48 kHz, 20 ms frames (libopus).
         case opus
