@@ -6,5 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift build -c release --product stream
+swift build -c release --static-swift-stdlib --product stream
 exec .build/release/stream demo "$@"
