@@ -1,7 +1,7 @@
 import Locking
 
 /// The answer to a request that a handler gives later, from any thread, without a task waiting for it (see
-/// ``HTTPRouter/ImmediateOrAsync/later(_:)``): an LL-HLS origin keeps it with the held request and answers when the
+/// ``HTTPRouter/ImmediateOrLater/later(_:)``): an LL-HLS origin keeps it with the held request and answers when the
 /// part exists. If the client disconnects first, the cancel handler runs and the response is no longer wanted.
 public final class HTTPPendingResponse: Sendable {
     private struct State {

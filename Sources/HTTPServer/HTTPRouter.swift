@@ -16,20 +16,18 @@ public struct HTTPRouter: Sendable {
         /// database answers...). If the client disconnects first, the task is cancelled. A thrown error is
         /// answered with 500.
         case async(@Sendable (HTTPRequest) async throws -> HTTPResponse)
-        /// Runs on the event loop like ``immediate`` and answers at once when it can; only when it must wait (a
-        /// blocking playlist reload whose part does not exist yet) does it hand over to a task, which then behaves
-        /// as ``async``. A request answered at once costs no task.
-        case immediateOrAsync(@Sendable (HTTPRequest) -> ImmediateOrAsync)
+        /// Runs on the event loop like ``immediate`` and answers at once when it can; when it must wait (a
+        /// blocking playlist reload whose part does not exist yet) it keeps an ``HTTPPendingResponse`` that whatever
+        /// completes the wait answers, from any thread. No request costs a task.
+        case immediateOrLater(@Sendable (HTTPRequest) -> ImmediateOrLater)
         /// A WebSocket endpoint (see ``HTTPRouter/webSocket(_:options:decide:)``).
         case webSocket(WebSocketRoute)
     }
 
-    /// What an ``Handler/immediateOrAsync(_:)`` handler decides on the event loop.
-    public enum ImmediateOrAsync: Sendable {
+    /// What an ``Handler/immediateOrLater(_:)`` handler decides on the event loop.
+    public enum ImmediateOrLater: Sendable {
         /// The answer, sent at once.
         case response(HTTPResponse)
-        /// Wait in a task for the answer (cancelled if the client disconnects; a thrown error is answered 500).
-        case async(@Sendable () async throws -> HTTPResponse)
         /// Answer later without a task: the closure runs at once on the event loop and keeps the pending response
         /// where whatever completes it will find it (a held LL-HLS request), or answers it from another thread.
         case later(@Sendable (HTTPPendingResponse) -> Void)

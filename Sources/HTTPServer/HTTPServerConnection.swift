@@ -156,12 +156,10 @@ final class HTTPServerConnection: ConnectionHandler {
                 respond(handler(request))
             case .async(let handler):
                 runAsync(request, handler)
-            case .immediateOrAsync(let handler):
+            case .immediateOrLater(let handler):
                 switch handler(request) {
                 case .response(let response):
                     respond(response)
-                case .async(let later):
-                    runAsync(request) { _ in try await later() }
                 case .later(let start):
                     start(pendingResponse())
                 }

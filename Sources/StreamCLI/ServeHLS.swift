@@ -96,7 +96,7 @@ final class ServeHLS: Sendable {
     /// part) is kept by the origin as a callback, answered from the thread that completes its part (no task).
     func addRoutes(to router: inout HTTPRouter) {
         let origin = self.origin
-        router.add(.get, "/hls/{app}/{tag}/{file}", .immediateOrAsync { request in
+        router.add(.get, "/hls/{app}/{tag}/{file}", .immediateOrLater { request in
             guard let id = HLSStreamID(app: request.parameters["app"] ?? "", tag: request.parameters["tag"] ?? "")
             else { return .response(.status(.notFound)) }
             let file = request.parameters["file"] ?? ""
@@ -105,7 +105,7 @@ final class ServeHLS: Sendable {
             }
             return Self.resource(origin, directory: id.directory, name: file)
         })
-        router.add(.get, "/hls/{stream}/{file}", .immediateOrAsync { request in
+        router.add(.get, "/hls/{stream}/{file}", .immediateOrLater { request in
             let stream = request.parameters["stream"] ?? ""
             let file = request.parameters["file"] ?? ""
             if file.hasSuffix(".m3u8") {
@@ -120,7 +120,7 @@ final class ServeHLS: Sendable {
 
     /// The playlist now, or held (without a task) until it can be answered.
     private static func playlist(_ origin: HLSOrigin, _ id: HLSStreamID, query: String?)
-        -> HTTPRouter.ImmediateOrAsync {
+        -> HTTPRouter.ImmediateOrLater {
         if let reply = origin.playlistNow(id, query: query) { return .response(response(reply)) }
         return .later { pending in
             pending.onCancel(origin.playlist(id, query: query) { pending.respond(response($0)) })
@@ -129,7 +129,7 @@ final class ServeHLS: Sendable {
 
     /// The resource now, or held (without a task) until it can be answered.
     private static func resource(_ origin: HLSOrigin, directory: String, name: String)
-        -> HTTPRouter.ImmediateOrAsync {
+        -> HTTPRouter.ImmediateOrLater {
         if let reply = origin.resourceNow(directory: directory, name: name) { return .response(response(reply)) }
         return .later { pending in
             pending.onCancel(origin.resource(directory: directory, name: name) { pending.respond(response($0)) })
