@@ -478,7 +478,7 @@ public final class Connection: EventSource, CustomStringConvertible {
     }
 
     private enum ReadOutcome {
-        case bytes([UInt8]), wouldBlock, endOfStream, failed(TransportError)
+        case bytes, wouldBlock, endOfStream, failed(TransportError)
     }
 
     private var wantsToRead: Bool {
@@ -495,9 +495,8 @@ public final class Connection: EventSource, CustomStringConvertible {
         while wantsToRead && rounds < 4 {
             rounds += 1
             switch readOnce() {
-            case .bytes(let bytes):
-                lastActivity = .now
-                if isOpen { handler?.connectionDidRead(self, bytes: bytes) }
+            case .bytes:
+                continue
             case .wouldBlock:
                 return
             case .endOfStream:
@@ -518,13 +517,18 @@ public final class Connection: EventSource, CustomStringConvertible {
         if wantsToRead, let tls = streaming?.tls, tls.hasPendingBytes { scheduleRead() }
     }
 
+    /// Reads once into the loop's buffer and lends the bytes to the handler.
+    /// - Returns: `.bytes` when the caller may read again at once; `.wouldBlock` when the socket (or TLS) has nothing
+    ///   more now: a plain read that did not fill the buffer took everything the kernel had, and level-triggered
+    ///   epoll reports any later bytes, so the read that would only say EAGAIN is skipped.
     private func readOnce() -> ReadOutcome {
         let tls = streaming?.tls
         return loop.withReadBuffer { buffer -> ReadOutcome in
+            let count: Int
             if let tls {
                 switch tls.read(into: buffer) {
-                case .done(let count):
-                    return .bytes(copyBytes(buffer, count: count))
+                case .done(let done):
+                    count = done
                 case .wantRead:
                     return .wouldBlock
                 case .wantWrite:
@@ -535,12 +539,17 @@ public final class Connection: EventSource, CustomStringConvertible {
                 case .failed(let error):
                     return .failed(error)
                 }
+            } else {
+                count = recv(fd, buffer.baseAddress, buffer.count, 0)
+                if count == 0 { return .endOfStream }
+                if count < 0 {
+                    if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wouldBlock }
+                    return .failed(.posix(errno, "reading from", endpoint: endpoint))
+                }
             }
-            let count = recv(fd, buffer.baseAddress, buffer.count, 0)
-            if count > 0 { return .bytes(copyBytes(buffer, count: count)) }
-            if count == 0 { return .endOfStream }
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wouldBlock }
-            return .failed(.posix(errno, "reading from", endpoint: endpoint))
+            lastActivity = .now
+            if isOpen { handler?.connectionDidRead(self, buffer: UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
+            return tls == nil && count < buffer.count ? .wouldBlock : .bytes
         }
     }
 
@@ -735,14 +744,4 @@ func setNoDelay(_ fd: Int32) {
 func setSendBufferSize(_ fd: Int32, _ bytes: Int) {
     var size = Int32(clamping: bytes)
     _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-}
-
-/// Copies the first `count` bytes of the read buffer into a new array with one memcpy.
-private func copyBytes(_ buffer: UnsafeMutableRawBufferPointer, count: Int) -> [UInt8] {
-    [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
-        if let source = buffer.baseAddress, let destination = target.baseAddress {
-            UnsafeMutableRawPointer(destination).copyMemory(from: source, byteCount: count)
-        }
-        initialized = count
-    }
 }

@@ -7,6 +7,11 @@ public protocol ConnectionHandler: AnyObject {
     func connectionDidOpen(_ connection: Connection)
     /// Bytes arrived from the peer (already decrypted with TLS).
     func connectionDidRead(_ connection: Connection, bytes: [UInt8])
+    /// Bytes arrived from the peer, lent for the length of the call: the memory is the loop's read buffer, which the
+    /// next read overwrites, so copy out what must outlive the call. A handler that parses bytes into its own
+    /// buffer implements this to save the array per read; the default copies them into an array and calls
+    /// ``connectionDidRead(_:bytes:)``.
+    func connectionDidRead(_ connection: Connection, buffer: UnsafeRawBufferPointer)
     /// Queued outgoing bytes fell to ``Connection/lowWatermark`` or below, after having been above it.
     func connectionDidDrain(_ connection: Connection)
     /// The connection closed, exactly once. `error` is nil for an orderly close by either side.
@@ -14,6 +19,10 @@ public protocol ConnectionHandler: AnyObject {
 }
 
 extension ConnectionHandler {
+    /// Copies the bytes into an array and calls ``connectionDidRead(_:bytes:)``.
+    public func connectionDidRead(_ connection: Connection, buffer: UnsafeRawBufferPointer) {
+        connectionDidRead(connection, bytes: [UInt8](buffer))
+    }
     /// Does nothing.
     public func connectionDidOpen(_ connection: Connection) {}
     /// Does nothing.

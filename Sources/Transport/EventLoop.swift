@@ -9,11 +9,12 @@ import Synchronization
 /// callbacks run there too. Other threads hand work to the loop with ``execute(_:)`` or ``submit(_:)``.
 /// The running thread keeps the loop alive: call ``shutdown()`` to stop it.
 public final class EventLoop: @unchecked Sendable {
-    // @unchecked Sendable: the state shared between threads is `shared` (a Locked) and `loopThread` (an Atomic);
-    // `sources`, `timers`, `nextSourceID`, `running`, `readBuffer` and the flush lists are read and written only on the loop thread,
-    // which every entry point that touches them checks with `assertInEventLoop()` (`schedule(after:)` hops there
-    // with `execute` when called elsewhere). `thread` is written once in `init`, before
-    // the object is visible to any other thread, and read once in `shutdown()`.
+    // @unchecked Sendable: the state shared between threads is `shared` (a Locked), `loopThread` and `hasTasks`
+    // (Atomics); `sources`, `timers`, `nextSourceID`, `running`, `readBufferLent` (and the bytes of `readBuffer`)
+    // and the flush lists are read and written only on the loop thread, which every entry point that touches them
+    // checks with `assertInEventLoop()` (`schedule(after:)` hops there with `execute` when called elsewhere).
+    // `thread` is written once in `init`, before the object is visible to any other thread, and read once in
+    // `shutdown()`.
 
     /// The name given at creation, used for the thread name and in messages.
     public let name: String
@@ -22,13 +23,21 @@ public final class EventLoop: @unchecked Sendable {
     private let wakeFD: Int32
     private let shared = Locked(Shared())
     private let loopThread = Atomic<UInt>(0)
+    /// Set (under the lock) whenever a task joins `shared.tasks`; the loop clears it before taking the tasks.
+    private let hasTasks = Atomic<Bool>(false)
     private var thread: pthread_t = 0
 
     private var sources: [UInt64: any EventSource] = [:]
     private var nextSourceID: UInt64 = 1
     private var timers = TimerHeap()
     private var running = true
-    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// The scratch buffer for socket reads: one allocation for the loop's life (freed in deinit), so lending it
+    /// involves no exclusive access to a property (a nested lend gets a buffer of its own).
+    private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: EventLoop.readBufferSize,
+                                                                    alignment: 16)
+    private var readBufferLent = false
+    /// The size of one socket read.
+    static let readBufferSize = 64 * 1024
     /// Connections written to during this loop turn, flushed together at its end.
     private var pendingFlushes: [Connection] = []
     private var flushing: [Connection] = []
@@ -82,6 +91,7 @@ public final class EventLoop: @unchecked Sendable {
     deinit {
         close(wakeFD)
         close(epollFD)
+        readBuffer.deallocate()
     }
 
     /// True when called on this loop's thread.
@@ -127,6 +137,7 @@ public final class EventLoop: @unchecked Sendable {
             shared.joined = true
             shared.acceptsWork = false
             shared.tasks.append { [unowned self] in self.stop() }
+            hasTasks.store(true, ordering: .releasing)
             return true
         }
         guard join else { return }
@@ -145,6 +156,7 @@ public final class EventLoop: @unchecked Sendable {
         let (accepted, wasEmpty) = shared.withLock { shared -> (Bool, Bool) in
             guard shared.acceptsWork else { return (false, false) }
             shared.tasks.append(work)
+            hasTasks.store(true, ordering: .releasing)
             return (true, shared.tasks.count == 1)
         }
         if accepted && wasEmpty { wake() }
@@ -205,10 +217,18 @@ public final class EventLoop: @unchecked Sendable {
         epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
     }
 
-    /// Calls `body` with the loop's scratch buffer for socket reads. Not reentrant: copy the bytes out.
+    /// Calls `body` with the loop's scratch buffer for socket reads; the bytes are valid only during the call (the
+    /// next read overwrites them). A call made while the buffer is lent gets a temporary buffer of its own.
     func withReadBuffer<Result>(_ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
         assertInEventLoop()
-        return readBuffer.withUnsafeMutableBytes(body)
+        guard !readBufferLent else {
+            let temporary = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readBufferSize, alignment: 16)
+            defer { temporary.deallocate() }
+            return body(temporary)
+        }
+        readBufferLent = true
+        defer { readBufferLent = false }
+        return body(readBuffer)
     }
 
     // MARK: - The loop
@@ -259,12 +279,15 @@ public final class EventLoop: @unchecked Sendable {
             }
             let now = ContinuousClock.now
             while let work = timers.popExpired(now: now) { work() }
-            let tasks = shared.withLock { shared -> [@Sendable () -> Void] in
-                let tasks = shared.tasks
-                shared.tasks.removeAll(keepingCapacity: true)
-                return tasks
+            // Most turns have no task from another thread: the flag spares them the lock.
+            if hasTasks.exchange(false, ordering: .acquiringAndReleasing) {
+                let tasks = shared.withLock { shared -> [@Sendable () -> Void] in
+                    let tasks = shared.tasks
+                    shared.tasks.removeAll(keepingCapacity: true)
+                    return tasks
+                }
+                for task in tasks { task() }
             }
-            for task in tasks { task() }
             flushPendingWrites()
         }
     }
