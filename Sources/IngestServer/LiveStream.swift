@@ -26,8 +26,9 @@ final class LiveStream {
     private(set) var metadata: AMF0Object?
     private var videoHeader: MediaMessage?
     private var audioHeader: MediaMessage?
-    /// Media since the last video keyframe, so that a new player starts with a picture (bounded), with the chunk
-    /// bytes the live players got: players joining replay those shared bytes instead of each encoding a copy.
+    /// Media since the last video keyframe, so that a new player starts with a picture (bounded), as the chunk
+    /// bytes the live players got (the body is not kept beside them): players joining replay those shared bytes
+    /// instead of each encoding a copy.
     private var groupOfPictures: [SharedMediaChunks] = []
     private var groupOfPicturesBytes = 0
     private var groupOfPicturesOverflowed = false
@@ -68,6 +69,7 @@ final class LiveStream {
         }
         for index in groupOfPictures.indices {
             connection.sendMedia(sharing: &groupOfPictures[index], streamID: streamID)
+            groupOfPictures[index].dropBody()
         }
     }
 
@@ -135,14 +137,16 @@ final class LiveStream {
         } else if groupOfPicturesOverflowed || groupOfPictures.isEmpty {
             return  // no keyframe to start from yet: a player joining now waits for the next one
         }
-        // The body and its encodings both count against the limit.
-        let bytes = chunks.media.body.count + chunks.encodedByteCount
+        // Players got the message's chunk bytes: joiners replay those, and the body they carry is not kept twice.
+        var kept = chunks
+        kept.dropBody()
+        let bytes = kept.heldByteCount
         guard groupOfPicturesBytes + bytes <= StreamHub.groupOfPicturesLimit else {
             clearGroupOfPictures()
             groupOfPicturesOverflowed = true
             return
         }
-        groupOfPictures.append(chunks)
+        groupOfPictures.append(kept)
         groupOfPicturesBytes += bytes
     }
 

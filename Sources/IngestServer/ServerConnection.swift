@@ -34,8 +34,12 @@ final class ServerConnection: ConnectionHandler {
     // MARK: ConnectionHandler
 
     func connectionDidRead(_ connection: Connection, bytes: [UInt8]) {
-        hub.statistics.update { $0.bytesReceived += bytes.count }
-        run(session.bytesReceived(bytes))
+        bytes.withUnsafeBytes { connectionDidRead(connection, buffer: $0) }
+    }
+
+    func connectionDidRead(_ connection: Connection, buffer: UnsafeRawBufferPointer) {
+        hub.statistics.addReceived(buffer.count)
+        run(session.bytesReceived(buffer))
         guard !isTornDown else { return }
         let held = session.bufferedByteCount
         let old = inboundHeld
@@ -86,7 +90,8 @@ final class ServerConnection: ConnectionHandler {
                 do {
                     try connection.write(bytes)
                     bytesSent += bytes.count
-                    hub.statistics.update { $0.bytesSent += bytes.count }
+                    hub.statistics.addSent(bytes.count)
+                    hub.queued(bytes.count)
                 } catch {
                     fail("cannot queue data for \(peer): \(error)")
                     return

@@ -9,8 +9,8 @@ import Transport
 
 /// Every live stream of one server, and the decisions about them. A loop-thread object.
 final class StreamHub {
-    /// The most media bytes kept since the last keyframe for late joiners: bodies plus the chunk bytes shared with
-    /// joiners (a 2 s GOP at 20 Mbps is 5 MB, 10 MB with its chunks).
+    /// The most media bytes kept since the last keyframe for late joiners: the chunk bytes shared with joiners (or a
+    /// message's body, while no player has received it). A 2 s GOP at 20 Mbps is 5 MB.
     static let groupOfPicturesLimit = 16 << 20
 
     let configuration: RTMPServer.Configuration
@@ -26,6 +26,11 @@ final class StreamHub {
     private var inboundBuffered = 0
     private var playerCount = 0
     private let memoryTrim = MemoryTrim()
+    /// All connections' queued bytes when last counted, and the bytes queued since: their sum bounds the queued
+    /// bytes now (queues only shrink otherwise), so the count over every connection is skipped while it is within
+    /// the budget.
+    private var queuedAtLastCount = 0
+    private var writtenSinceLastCount = 0
 
     init(configuration: RTMPServer.Configuration, statistics: ServerStatisticsCounter) {
         self.configuration = configuration
@@ -49,6 +54,16 @@ final class StreamHub {
         guard new > share else { return nil }
         return "the server's buffer budget (\(budget >> 20) MiB of unfinished messages for all connections) is "
             + "used up and this peer holds \(new) bytes, more than its share of \(share): closing it"
+    }
+
+    /// A connection queued `count` bytes.
+    func queued(_ count: Int) {
+        writtenSinceLastCount += count
+    }
+
+    /// Whether the connections' queued bytes may be past the budget (the bound of ``queuedAtLastCount`` is).
+    private func queuedBytesMayExceedBudget() -> Bool {
+        queuedAtLastCount + writtenSinceLastCount > configuration.bufferBudget
     }
 
     func accept(_ connection: Connection) {
@@ -147,10 +162,12 @@ final class StreamHub {
     func relay(_ message: MediaMessage, in stream: LiveStream) {
         configuration.onMedia?(.tag(app: stream.key.app, keyTag: stream.keyTag, message.flvTag))
         var budgetShare: Int?
-        if !stream.players.isEmpty {
+        if !stream.players.isEmpty && queuedBytesMayExceedBudget() {
             // Every player's queue, against the server's budget: past it, players holding more than an even share
             // skip to the next keyframe, so slow players shed frames before anything else grows.
             let queued = connections.values.reduce(0) { $0 + $1.queuedBytes }
+            queuedAtLastCount = queued
+            writtenSinceLastCount = 0
             if queued > configuration.bufferBudget {
                 budgetShare = configuration.bufferBudget / max(1, playerCount)
             }

@@ -25,10 +25,13 @@ public struct ChunkDecoder: Sendable {
     public var limits: ChunkDecoderLimits
     private var buffer: [UInt8] = []
     private var readIndex = 0
-    private var streams: [UInt32: ChunkStream] = [:]
+    private var streams = ChunkStreamMap<ChunkStream>()
     /// The payload received so far of messages in progress, by chunk stream. Kept apart from the headers so that
     /// appending a chunk never copies the bytes already received.
-    private var partials: [UInt32: [UInt8]] = [:]
+    private var partials = ChunkStreamMap<[UInt8]>()
+    /// The most capacity reserved for a message's payload when its first chunk arrives (a declared length is not
+    /// trusted further: past it the array grows as chunks come).
+    static let reservedPayloadCapacity = 64 * 1024
     private var bufferedPayloadBytes = 0
     /// The incoming chunk size (RTMP §5.4.1: 128 until the peer sends Set Chunk Size).
     public private(set) var chunkSize: UInt32 = ChunkEncoder.defaultChunkSize
@@ -170,7 +173,7 @@ public struct ChunkDecoder: Sendable {
         if chunkLength == stream.length - alreadyReceived {
             var body = partials.removeValue(forKey: csid) ?? []
             bufferedPayloadBytes -= body.count
-            body.append(contentsOf: payload)
+            body.appendBytes(payload)
             let message = RTMPMessage(chunkStreamID: csid, timestamp: stream.timestamp, typeID: stream.typeID,
                                       streamID: stream.streamID, payload: body)
             return (message, reader.readerIndex)
@@ -182,7 +185,14 @@ public struct ChunkDecoder: Sendable {
         guard bufferedPayloadBytes + chunkLength <= limits.maximumBufferedBytes else {
             throw RTMPError.resourceLimitExceeded("more than \(limits.maximumBufferedBytes) bytes of partial messages")
         }
-        partials[csid, default: []].append(contentsOf: payload)
+        if startsMessage {
+            var started: [UInt8] = []
+            started.reserveCapacity(min(stream.length, Self.reservedPayloadCapacity))
+            started.appendBytes(payload)
+            partials[csid] = started
+        } else {
+            partials.modify(csid) { $0.appendBytes(payload) }
+        }
         bufferedPayloadBytes += chunkLength
         return (nil, reader.readerIndex)
     }
@@ -205,5 +215,13 @@ public struct ChunkDecoder: Sendable {
         default:
             break
         }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends a slice of bytes with one copy (`append(contentsOf:)` on a slice was left generic, element by element,
+    /// in a relay's profile).
+    mutating func appendBytes(_ bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
     }
 }

@@ -27,7 +27,7 @@ public struct ChunkEncoder: Sendable {
         var delta: UInt32?
     }
 
-    private var previous: [UInt32: PreviousHeader] = [:]
+    private var previous = ChunkStreamMap<PreviousHeader>()
     /// The outgoing chunk size. Change it right after sending a Set Chunk Size message with the same value.
     public private(set) var chunkSize: UInt32 = ChunkEncoder.defaultChunkSize
 
@@ -48,7 +48,7 @@ public struct ChunkEncoder: Sendable {
     ///   allows (16 MiB - 1, e.g. a huge keyframe); nothing is encoded and the encoder's state is unchanged, so
     ///   the next message goes out as if this one had never been offered.
     public mutating func encode(_ message: RTMPMessage) throws(RTMPError) -> [UInt8] {
-        var writer = ByteWriter(capacity: message.payload.count + 32)
+        var writer = ByteWriter(capacity: Self.encodedCapacity(length: message.payload.count, chunkSize: chunkSize))
         try encode(message, into: &writer)
         return writer.bytes
     }
@@ -83,7 +83,14 @@ public struct ChunkEncoder: Sendable {
         }
         previous[csid] = PreviousHeader(timestamp: message.timestamp, length: length, typeID: message.typeID,
                                         streamID: message.streamID, delta: delta)
+        Self.writeChunks(message, fmt: fmt, timestampField: timestampField, chunkSize: chunkSize, into: &writer)
+    }
 
+    /// Writes `message` as chunks: the first with a `fmt` header carrying `timestampField`, then fmt 3 continuations.
+    private static func writeChunks(_ message: RTMPMessage, fmt: UInt8, timestampField: UInt32, chunkSize: UInt32,
+                                    into writer: inout ByteWriter) {
+        let csid = message.chunkStreamID
+        let length = message.payload.count
         let extended = timestampField >= ChunkEncoder.extendedTimestampMarker
         let field24 = extended ? ChunkEncoder.extendedTimestampMarker : timestampField
         writeBasicHeader(fmt: fmt, csid: csid, into: &writer)
@@ -123,21 +130,141 @@ public struct ChunkEncoder: Sendable {
     /// each then records it with ``noteStandalone(_:)``.
     /// - Throws: ``RTMPError`` `.messageTooLarge` (see ``encode(_:)``).
     public static func encodeStandalone(_ message: RTMPMessage, chunkSize: UInt32) throws(RTMPError) -> [UInt8] {
-        var encoder = ChunkEncoder()
-        encoder.setChunkSize(chunkSize)
-        return try encoder.encode(message)
+        precondition(chunkSize >= 1 && chunkSize <= ChunkEncoder.maximumChunkSize,
+                     "chunk size out of range (RTMP §5.4.1)")
+        let csid = message.chunkStreamID
+        precondition(csid >= ChunkStreamID.minimum && csid <= ChunkStreamID.maximum, "chunk stream id out of range")
+        let length = message.payload.count
+        guard length <= ChunkEncoder.maximumMessageLength else {
+            throw RTMPError.cannotSend(length: length, limit: ChunkEncoder.maximumMessageLength)
+        }
+        // A relay calls this for every message it relays: the bytes are laid out in one allocation of the exact
+        // size, the payload copied a chunk at a time.
+        let timestamp = message.timestamp
+        let extended = timestamp >= ChunkEncoder.extendedTimestampMarker
+        let field24 = extended ? ChunkEncoder.extendedTimestampMarker : timestamp
+        let basic = basicHeaderSize(csid)
+        let continuationHeader = basic + (extended ? 4 : 0)
+        let size = Int(chunkSize)
+        let chunks = max(1, length / size + (length % size == 0 ? 0 : 1))
+        let total = basic + 11 + (extended ? 4 : 0) + length + (chunks - 1) * continuationHeader
+        return [UInt8](unsafeUninitializedCapacity: total) { output, initialized in
+            var at = writeBasicHeader(fmt: 0, csid: csid, into: output, at: 0)
+            let length24 = UInt32(length)
+            let header: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+                UInt8(truncatingIfNeeded: field24 >> 16), UInt8(truncatingIfNeeded: field24 >> 8),
+                UInt8(truncatingIfNeeded: field24),
+                UInt8(truncatingIfNeeded: length24 >> 16), UInt8(truncatingIfNeeded: length24 >> 8),
+                UInt8(truncatingIfNeeded: length24),
+                message.typeID,
+                // RTMP §5.3.1.2.1: the message stream id is little-endian.
+                UInt8(truncatingIfNeeded: message.streamID), UInt8(truncatingIfNeeded: message.streamID >> 8),
+                UInt8(truncatingIfNeeded: message.streamID >> 16), UInt8(truncatingIfNeeded: message.streamID >> 24))
+            withUnsafeBytes(of: header) { bytes in
+                UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: output[at..<(at + 11)]))
+                    .copyMemory(from: bytes)
+            }
+            at += 11
+            if extended { at = writeExtendedTimestamp(timestamp, into: output, at: at) }
+            message.payload.withUnsafeBytes { payload in
+                var offset = 0
+                repeat {
+                    if offset > 0 {
+                        at = writeBasicHeader(fmt: 3, csid: csid, into: output, at: at)
+                        if extended { at = writeExtendedTimestamp(timestamp, into: output, at: at) }
+                    }
+                    let end = min(offset + size, length)
+                    if end > offset {
+                        let target = UnsafeMutableBufferPointer(rebasing: output[at..<(at + end - offset)])
+                        UnsafeMutableRawBufferPointer(target)
+                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: payload[offset..<end]))
+                    }
+                    at += end - offset
+                    offset = end
+                } while offset < length
+            }
+            precondition(at == total, "standalone chunk encoding miscounted its size")
+            initialized = total
+        }
+    }
+
+    /// The bytes of a basic header for `csid` (RTMP §5.3.1.1).
+    private static func basicHeaderSize(_ csid: UInt32) -> Int {
+        csid <= 63 ? 1 : csid <= 319 ? 2 : 3
+    }
+
+    /// Writes a basic header at `index`; returns the index after it.
+    private static func writeBasicHeader(fmt: UInt8, csid: UInt32, into output: UnsafeMutableBufferPointer<UInt8>,
+                                         at index: Int) -> Int {
+        if csid <= 63 {
+            output[index] = fmt << 6 | UInt8(csid)
+            return index + 1
+        }
+        if csid <= 319 {
+            output[index] = fmt << 6
+            output[index + 1] = UInt8(csid - 64)
+            return index + 2
+        }
+        let value = csid - 64
+        output[index] = fmt << 6 | 1
+        output[index + 1] = UInt8(truncatingIfNeeded: value)  // low byte first (RTMP §5.3.1.1)
+        output[index + 2] = UInt8(truncatingIfNeeded: value >> 8)
+        return index + 3
+    }
+
+    /// Writes a 4-byte big-endian extended timestamp at `index`; returns the index after it.
+    private static func writeExtendedTimestamp(_ timestamp: UInt32, into output: UnsafeMutableBufferPointer<UInt8>,
+                                               at index: Int) -> Int {
+        output[index] = UInt8(truncatingIfNeeded: timestamp >> 24)
+        output[index + 1] = UInt8(truncatingIfNeeded: timestamp >> 16)
+        output[index + 2] = UInt8(truncatingIfNeeded: timestamp >> 8)
+        output[index + 3] = UInt8(truncatingIfNeeded: timestamp)
+        return index + 4
+    }
+
+    /// The payload of a message that ``encodeStandalone(_:chunkSize:)`` encoded as `bytes`, given the chunk stream
+    /// id, timestamp, payload length and chunk size it was encoded with: the inverse of that encoding (the chunk
+    /// headers removed), for bytes this encoder made.
+    static func standalonePayload(_ bytes: [UInt8], chunkStreamID csid: UInt32, timestamp: UInt32, length: Int,
+                                  chunkSize: UInt32) -> [UInt8] {
+        let basic = basicHeaderSize(csid)
+        let extended = timestamp >= ChunkEncoder.extendedTimestampMarker ? 4 : 0
+        var payload: [UInt8] = []
+        payload.reserveCapacity(length)
+        var offset = basic + 11 + extended
+        let size = Int(chunkSize)
+        repeat {
+            let take = min(size, length - payload.count)
+            payload.appendBytes(bytes[offset..<(offset + take)])
+            offset += take + basic + extended
+        } while payload.count < length
+        return payload
     }
 
     /// Records that `message` went out as ``encodeStandalone(_:chunkSize:)`` encoded it (type-0 header), so the
     /// next message on its chunk stream gets the smallest header relative to it, as after ``encode(_:)``.
     public mutating func noteStandalone(_ message: RTMPMessage) {
-        previous[message.chunkStreamID] = PreviousHeader(timestamp: message.timestamp, length: message.payload.count,
-                                                         typeID: message.typeID, streamID: message.streamID,
-                                                         delta: nil)
+        noteStandalone(chunkStreamID: message.chunkStreamID, timestamp: message.timestamp,
+                       length: message.payload.count, typeID: message.typeID, streamID: message.streamID)
+    }
+
+    /// ``noteStandalone(_:)`` from the header fields alone.
+    public mutating func noteStandalone(chunkStreamID: UInt32, timestamp: UInt32, length: Int, typeID: UInt8,
+                                        streamID: UInt32) {
+        previous[chunkStreamID] = PreviousHeader(timestamp: timestamp, length: length, typeID: typeID,
+                                                 streamID: streamID, delta: nil)
+    }
+
+    /// The most bytes a message of `length` bytes takes as chunks: one header of at most 18 bytes (3-byte basic
+    /// header, 11-byte message header, extended timestamp), then at most 7 bytes per further chunk.
+    private static func encodedCapacity(length: Int, chunkSize: UInt32) -> Int {
+        let size = Int(chunkSize)
+        let chunks = max(1, length / size + (length % size == 0 ? 0 : 1))
+        return length + 18 + (chunks - 1) * 7
     }
 
     /// RTMP §5.3.1.1: 1-byte form for ids 2...63, 2-byte for 64...319, 3-byte for 320...65599.
-    private func writeBasicHeader(fmt: UInt8, csid: UInt32, into writer: inout ByteWriter) {
+    private static func writeBasicHeader(fmt: UInt8, csid: UInt32, into writer: inout ByteWriter) {
         if csid <= 63 {
             writer.writeUInt8(fmt << 6 | UInt8(csid))
         } else if csid <= 319 {

@@ -47,7 +47,7 @@ struct RTMPConnection: Sendable {
     }
 
     /// Feeds chunk stream bytes and counts them for acknowledgements.
-    mutating func receive(_ bytes: [UInt8]) {
+    mutating func receive<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         decoder.append(bytes)
         if let sequence = acknowledgements.received(bytes.count) {
             send(.acknowledgement(sequenceNumber: sequence))

@@ -131,21 +131,51 @@ public struct ServerSession: Sendable {
             case .awaitingConnect, .connected:
                 connection.receive(bytes)
             }
+        } catch {
+            return failed(error, actions: actions)
+        }
+        return decodeMessages(actions)
+    }
+
+    /// Feeds bytes read from the client, lent for the length of the call (a read buffer the driver reuses): the
+    /// chunk decoder copies what it keeps, so no array is made per read once the handshake is done.
+    /// - Returns: the actions to run in order.
+    public mutating func bytesReceived(_ buffer: UnsafeRawBufferPointer) -> [Action] {
+        switch state {
+        case .closed:
+            return []
+        case .handshaking:
+            return bytesReceived([UInt8](buffer))
+        case .awaitingConnect, .connected:
+            connection.receive(buffer)
+            return decodeMessages([])
+        }
+    }
+
+    /// Handles every complete message the decoder holds.
+    private mutating func decodeMessages(_ actionsBefore: [Action]) -> [Action] {
+        var actions = actionsBefore
+        do throws(RTMPError) {
             while let message = try connection.decoder.next() {
                 try handle(message, actions: &actions)
                 if case .closed = state { break }
             }
         } catch {
-            let publishing = isPublishingAny
-            state = .closed
-            // Nothing more is read on a failed session: free what the decoder held at once.
-            connection.decoder = ChunkDecoder(limits: connection.decoder.limits)
-            let overLimit: Set<RTMPError.Code> = [.chunkSizeOutOfRange, .messageTooLarge, .resourceLimitExceeded]
-            guard !publishing, overLimit.contains(error.code) else { return flush(actions) + [.failed(error)] }
-            return flush(actions) + [.failed(error.adding(" (limits before publish: a peer that has not been "
-                                                            + "allowed to publish may send only commands)"))]
+            return failed(error, actions: actions)
         }
         return flush(actions)
+    }
+
+    /// Ends the session on a decoding or protocol error.
+    private mutating func failed(_ error: RTMPError, actions: [Action]) -> [Action] {
+        let publishing = isPublishingAny
+        state = .closed
+        // Nothing more is read on a failed session: free what the decoder held at once.
+        connection.decoder = ChunkDecoder(limits: connection.decoder.limits)
+        let overLimit: Set<RTMPError.Code> = [.chunkSizeOutOfRange, .messageTooLarge, .resourceLimitExceeded]
+        guard !publishing, overLimit.contains(error.code) else { return flush(actions) + [.failed(error)] }
+        return flush(actions) + [.failed(error.adding(" (limits before publish: a peer that has not been "
+                                                        + "allowed to publish may send only commands)"))]
     }
 
     /// Whether a publish was accepted on any stream (the decoder then has its publishing limits).
@@ -211,10 +241,10 @@ public struct ServerSession: Sendable {
         guard isPlaying(streamID) else { return [] }
         let chunkSize = connection.encoder.chunkSize
         guard let bytes = try? chunks.bytes(chunkSize: chunkSize, streamID: streamID) else { return [] }
-        var message = chunks.media
-        message.streamID = streamID
-        connection.encoder.noteStandalone(message.message)
-        return flush([]) + [.write(bytes)]
+        connection.encoder.noteStandalone(chunkStreamID: chunks.kind.chunkStreamID, timestamp: chunks.timestamp,
+                                          length: chunks.bodyCount, typeID: chunks.kind.rawValue, streamID: streamID)
+        let pending = connection.takeOutput()
+        return pending.isEmpty ? [.write(bytes)] : [.write(pending), .write(bytes)]
     }
 
     /// Sends a Ping Request (RTMP §7.1.7); the driver's keepalive timer calls it.

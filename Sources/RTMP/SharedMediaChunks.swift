@@ -6,19 +6,48 @@
 /// the bytes do not depend on what each connection sent before, so players share one array. The cost is up to 11
 /// header bytes per message over the smallest header. Encodings are made on first request and kept for the
 /// message's life (usually one: every player of a server has the same chunk size and stream id 1).
+///
+/// A message kept for late joiners need not hold its body beside its encoding: ``dropBody()`` frees it, and a
+/// request for another chunk size or stream id recovers the body from the first encoding.
 public struct SharedMediaChunks: Sendable {
-    /// The message (its own stream id is replaced by each request's).
-    public let media: MediaMessage
+    /// Audio, video or data.
+    public let kind: MediaMessage.Kind
+    /// The timestamp in milliseconds.
+    public let timestamp: UInt32
+    /// The body's length in bytes.
+    public let bodyCount: Int
+    /// The body, until ``dropBody()``.
+    private var body: [UInt8]?
     private var encodings: [(chunkSize: UInt32, streamID: UInt32, bytes: [UInt8])] = []
 
     /// Prepares to share `media`; nothing is encoded yet.
     public init(_ media: MediaMessage) {
-        self.media = media
+        kind = media.kind
+        timestamp = media.timestamp
+        bodyCount = media.body.count
+        body = media.body
+    }
+
+    /// The message (with stream id 0: each request names its own), its body recovered from an encoding when it was
+    /// dropped.
+    public var media: MediaMessage {
+        MediaMessage(kind: kind, timestamp: timestamp, streamID: 0, body: currentBody)
     }
 
     /// Bytes held by the encodings made so far.
     public var encodedByteCount: Int {
         encodings.reduce(0) { $0 + $1.bytes.count }
+    }
+
+    /// Bytes held: the body (until dropped) and the encodings.
+    public var heldByteCount: Int {
+        (body?.count ?? 0) + encodedByteCount
+    }
+
+    /// Frees the body once an encoding holds it; does nothing before the first encoding.
+    public mutating func dropBody() {
+        guard !encodings.isEmpty else { return }
+        body = nil
     }
 
     /// The chunk bytes of the message for a connection sending with `chunkSize` on message stream `streamID`.
@@ -27,10 +56,18 @@ public struct SharedMediaChunks: Sendable {
         if let found = encodings.first(where: { $0.chunkSize == chunkSize && $0.streamID == streamID }) {
             return found.bytes
         }
-        var message = media
-        message.streamID = streamID
-        let bytes = try ChunkEncoder.encodeStandalone(message.message, chunkSize: chunkSize)
+        let message = RTMPMessage(chunkStreamID: kind.chunkStreamID, timestamp: timestamp, typeID: kind.rawValue,
+                                  streamID: streamID, payload: currentBody)
+        let bytes = try ChunkEncoder.encodeStandalone(message, chunkSize: chunkSize)
         encodings.append((chunkSize, streamID, bytes))
         return bytes
+    }
+
+    /// The body, or the one the first encoding carries once it was dropped.
+    private var currentBody: [UInt8] {
+        if let body { return body }
+        let first = encodings[0]
+        return ChunkEncoder.standalonePayload(first.bytes, chunkStreamID: kind.chunkStreamID, timestamp: timestamp,
+                                              length: bodyCount, chunkSize: first.chunkSize)
     }
 }

@@ -191,6 +191,57 @@ struct ServerSessionTests {
         #expect(client.events.last == .publishStopped(streamID: 1))
     }
 
+    @Test func mediaFedThroughAReusedReadBufferKeepsItsBytes() throws {
+        var client = try Client()
+        try client.connect()
+        try client.send(Client.command("createStream", 2))
+        try client.send(Client.command("publish", 3, [.string("k"), .string("live")], streamID: 1))
+        try client.deliver(client.server.authorization(allowed: true))
+        client.events.removeAll()
+
+        // Two video messages of several 128-byte chunks, interleaved with audio, read in 50-byte pieces through one
+        // buffer that is scribbled over after every read, as a transport's reused read buffer is by the next read.
+        let frames = [pseudoRandomBytes(1000, seed: 5), pseudoRandomBytes(700, seed: 6)]
+        var wire: [UInt8] = []
+        wire += try client.encoder.encode(RTMPMessage(chunkStreamID: 6, timestamp: 0, type: .video, streamID: 1,
+                                                      payload: frames[0]))
+        wire += try client.encoder.encode(RTMPMessage(chunkStreamID: 4, timestamp: 10, type: .audio, streamID: 1,
+                                                      payload: [0xAF, 0x01, 7]))
+        wire += try client.encoder.encode(RTMPMessage(chunkStreamID: 6, timestamp: 33, type: .video, streamID: 1,
+                                                      payload: frames[1]))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 50, alignment: 1)
+        defer { buffer.deallocate() }
+        var offset = 0
+        while offset < wire.count {
+            let piece = wire[offset..<min(offset + 50, wire.count)]
+            buffer.copyBytes(from: piece)
+            try client.deliver(client.server.bytesReceived(UnsafeRawBufferPointer(rebasing: buffer[..<piece.count])))
+            buffer.initializeMemory(as: UInt8.self, repeating: 0xEE)
+            offset += piece.count
+        }
+        #expect(client.events == [
+            .media(MediaMessage(kind: .video, timestamp: 0, streamID: 1, body: frames[0])),
+            .media(MediaMessage(kind: .audio, timestamp: 10, streamID: 1, body: [0xAF, 0x01, 7])),
+            .media(MediaMessage(kind: .video, timestamp: 33, streamID: 1, body: frames[1])),
+        ])
+    }
+
+    @Test func theHandshakeWorksThroughTheBufferEntryToo() throws {
+        var server = ServerSession(time: 0, random: pseudoRandomBytes(1528, seed: 31))
+        var handshake = ClientHandshake(time: 0, random: pseudoRandomBytes(1528, seed: 30))
+        var pending = handshake.start()
+        while !pending.isEmpty {
+            var reply: [UInt8] = []
+            let actions = pending.withUnsafeBytes { server.bytesReceived($0) }
+            for action in actions {
+                guard case .write(let bytes) = action else { continue }
+                reply += try handshake.receive(bytes).reply
+            }
+            pending = reply
+        }
+        #expect(handshake.isComplete)
+    }
+
     @Test func aQueryIsNotPartOfTheAppOrTheStreamName() throws {
         var client = try Client()
         try client.connect(app: "live?token=t1")

@@ -40,6 +40,34 @@ struct SharedMediaChunksTests {
         ])
     }
 
+    @Test(arguments: [(UInt32(128), UInt32(0x01_0203)), (4096, 0x100_0000), (1, 0xFF_FFFF), (100, 0)])
+    func afterDroppingTheBodyOtherEncodingsAreRecoveredFromTheFirst(chunkSize: UInt32, timestamp: UInt32) throws {
+        let body = pseudoRandomBytes(1000, seed: 3)
+        let media = MediaMessage(kind: .audio, timestamp: timestamp, streamID: 1, body: body)
+        var chunks = SharedMediaChunks(media)
+        chunks.dropBody()  // nothing encoded yet: the body stays
+        #expect(chunks.heldByteCount == body.count)
+        let first = try chunks.bytes(chunkSize: chunkSize, streamID: 1)
+        chunks.dropBody()
+        #expect(chunks.heldByteCount == first.count)
+        #expect(chunks.media.body == body)
+        #expect(chunks.bodyCount == body.count)
+        for (size, stream) in [(chunkSize, UInt32(2)), (4096, 1), (60, 3)] {
+            var fresh = SharedMediaChunks(media)
+            let expected = try fresh.bytes(chunkSize: size, streamID: stream)
+            #expect(try chunks.bytes(chunkSize: size, streamID: stream) == expected)
+        }
+        #expect(try chunks.bytes(chunkSize: chunkSize, streamID: 1) == first)
+    }
+
+    @Test func anEmptyBodySurvivesDropping() throws {
+        var chunks = SharedMediaChunks(MediaMessage(kind: .data, timestamp: 7, streamID: 1, body: []))
+        _ = try chunks.bytes(chunkSize: 128, streamID: 1)
+        chunks.dropBody()
+        #expect(chunks.media.body.isEmpty)
+        #expect(try chunks.bytes(chunkSize: 128, streamID: 2).count == 12)
+    }
+
     @Test func tooLargeABodyIsRefused() throws {
         var chunks = SharedMediaChunks(MediaMessage(kind: .video, timestamp: 0, streamID: 1,
                                                     body: [UInt8](repeating: 0, count: 0x100_0000)))
