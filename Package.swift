@@ -63,9 +63,8 @@ let package = Package(
         .systemLibrary(name: "CYUV", path: "Sources/CYUV", providers: [.apt(["libyuv-dev"])]),
         .systemLibrary(name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb-shm",
                        providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev"])]),
-        // no pkgConfig: libpulse.pc adds -D_REENTRANT -pthread, which SwiftPM prohibits
-        .systemLibrary(name: "CPulse", path: "Sources/CPulse",
-                       providers: [.apt(["libpulse-dev"])]),
+        // PulseAudio (libpulse-dev), loaded with dlopen at the first call (see Sources/CPulse/PulseLoader.c).
+        .target(name: "CPulse", path: "Sources/CPulse"),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
         .systemLibrary(name: "CSRTP", path: "Sources/CSRTP", pkgConfig: "libsrtp2",
                        providers: [.apt(["libsrtp2-dev"])]),

@@ -15,6 +15,10 @@ final class PulseAudioConnection {
     /// - Throws: ``CaptureError`` when no server answers.
     init(server: String?, applicationName: String = "Stream") throws(CaptureError) {
         serverDescription = server ?? "the default PulseAudio server"
+        // libpulse is loaded at the first use (CPulse): say so if it cannot be.
+        if let reason = stream_pulse_load_error() {
+            throw CaptureError.audioServer("cannot load the PulseAudio library: \(String(cString: reason))")
+        }
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw CaptureError.audioServer("cannot create a PulseAudio mainloop (out of memory?)")
         }
