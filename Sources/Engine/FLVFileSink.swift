@@ -1,12 +1,9 @@
 import FLV
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
-#else
-import Foundation
-#endif
+import FLVRecording
 
-/// A local FLV recording of the broadcast (`--record FILE`), written as the tags come.
+/// A local FLV recording of the broadcast (`--record FILE`), written as the tags come: whole tags only, the
+/// metadata's duration and size patched at the end, and a failed write (a full disk) said in plain words with the
+/// file kept up to its last whole tag while the broadcast's other outputs go on.
 public actor FLVFileSink: MediaSink {
     /// The file path.
     public nonisolated let path: String
@@ -14,8 +11,9 @@ public actor FLVFileSink: MediaSink {
     public nonisolated var label: String { "record \(path)" }
     /// A file never congests or reconnects.
     public nonisolated var isNetwork: Bool { false }
-    private var descriptor: Int32 = -1
-    private var writer = FLVWriter()
+    private var file: FLVFile?
+    /// What the file held when it was closed (nil while open or never opened).
+    public private(set) var summary: FLVFile.Summary?
 
     /// Creates a sink that will write `path` (created or truncated when opened).
     public init(path: String) {
@@ -25,33 +23,26 @@ public actor FLVFileSink: MediaSink {
     /// Creates (or truncates) the file and writes the FLV header.
     /// - Throws: `BroadcastError` (`.recordingFailed`) when the file cannot be created.
     public func open() throws(BroadcastError) {
-        if descriptor >= 0 { return }
-        let fd = System.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw BroadcastError(.recordingFailed, "cannot create the recording \(path): \(Self.errnoText()); "
+        if file != nil { return }
+        do {
+            file = try FLVFile(path: path, creation: .truncate)
+        } catch {
+            throw BroadcastError(.recordingFailed, "cannot create the recording \(path): \(error.reason); "
                                     + "check that the directory exists and is writable")
         }
-        descriptor = fd
-        writer = FLVWriter()
-        try write(writer.encodeHeader())
     }
 
     /// Writes an `onMetaData` tag.
     /// - Throws: `BroadcastError` (`.recordingFailed`) when the write fails.
     public func sendMetadata(_ metadata: FLVMetadata) throws(BroadcastError) {
-        try send(FLVTag(metadata: metadata))
+        try write { file throws(RecordingWriteError) in try file.writeMetadata(metadata.properties) }
     }
 
     /// Writes one tag.
     /// - Throws: `BroadcastError` (`.recordingFailed`) when the write fails.
     public func send(_ tag: FLVTag) throws(BroadcastError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try writer.encode(tag)
-        } catch {
-            throw BroadcastError(.recordingFailed, "cannot record a tag: \(error)")
-        }
-        try write(bytes)
+        let isFrame = tag.type != .scriptData && !tag.isSequenceHeader
+        try write { file throws(RecordingWriteError) in try file.writeMedia(tag, isFrame: isFrame) }
     }
 
     /// Always 0: writes go straight to the kernel.
@@ -60,58 +51,37 @@ public actor FLVFileSink: MediaSink {
     /// Returns at once: nothing is buffered.
     public func waitForDrain(below threshold: Int) {}
 
-    /// Closes the file.
+    /// Patches the metadata's duration and size and closes the file (removed if it never got a frame).
     public func close(flushTimeout: Duration) {
-        if descriptor >= 0 {
-            _ = System.close(descriptor)
-            descriptor = -1
-        }
+        guard let file else { return }
+        summary = file.finish()
+        self.file = nil
     }
 
-    private func write(_ bytes: [UInt8]) throws(BroadcastError) {
-        guard descriptor >= 0 else {
+    /// One write to the open file; a failure closes the file at its last whole tag and says what it kept.
+    private func write(_ body: (FLVFile) throws(RecordingWriteError) -> Void) throws(BroadcastError) {
+        guard let file else {
             throw BroadcastError(.recordingFailed, "the recording \(path) is not open")
         }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { System.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw BroadcastError(.recordingFailed, "cannot write the recording \(path): \(Self.errnoText()); "
-                                        + "check the free disk space")
-            }
-            offset += written
+        do {
+            try body(file)
+        } catch {
+            let kept = file.finish()
+            summary = kept
+            self.file = nil
+            let what = kept.removed
+                ? "the file held no frame yet and was removed"
+                : "the file was closed at its last whole tag (\(Self.describe(kept)))"
+            let advice = error.isDiskFull ? "free some space" : "check the file's directory"
+            throw BroadcastError(.recordingFailed, "recording to \(path) stopped: \(error.reason); \(what); "
+                                    + "\(advice) and record again")
         }
     }
 
-    private static func errnoText() -> String {
-        String(cString: strerror(errno))
+    private static func describe(_ summary: FLVFile.Summary) -> String {
+        let seconds = (summary.durationSeconds * 10).rounded() / 10
+        let megabytes = (Double(summary.bytes) / 1e5).rounded() / 10
+        return "\(seconds) s, \(megabytes) MB"
     }
 }
 
-/// The C calls this file makes, named apart from the sink's own `write` and `close`.
-private enum System {
-    static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-        #if canImport(Glibc)
-        Glibc.open(path, flags, mode)
-        #else
-        Darwin.open(path, flags, mode)
-        #endif
-    }
-
-    static func close(_ descriptor: Int32) -> Int32 {
-        #if canImport(Glibc)
-        Glibc.close(descriptor)
-        #else
-        Darwin.close(descriptor)
-        #endif
-    }
-
-    static func write(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
-        #else
-        Darwin.write(descriptor, bytes, count)
-        #endif
-    }
-}

@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import FLVRecording
 import Locking
 import Transport
 

@@ -1,4 +1,5 @@
 import AMF
+import FLVRecording
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 import Glibc
