@@ -1,5 +1,10 @@
 import FLV
 import FLVRecording
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 
 /// A local FLV recording of the broadcast (`--record FILE`), written as the tags come: whole tags only, the
 /// metadata's duration and size patched at the end, and a failed write (a full disk) said in plain words with the
@@ -15,17 +20,20 @@ public actor FLVFileSink: MediaSink {
     /// What the file held when it was closed (nil while open or never opened).
     public private(set) var summary: FLVFile.Summary?
 
-    /// Creates a sink that will write `path` (created or truncated when opened).
+    /// Creates a sink that will write `path`, a new file (an existing one is never overwritten).
     public init(path: String) {
         self.path = path
     }
 
-    /// Creates (or truncates) the file and writes the FLV header.
-    /// - Throws: `BroadcastError` (`.recordingFailed`) when the file cannot be created.
+    /// Creates the file and writes the FLV header.
+    /// - Throws: `BroadcastError` (`.recordingFailed`) when the file exists or cannot be created.
     public func open() throws(BroadcastError) {
         if file != nil { return }
         do {
-            file = try FLVFile(path: path, creation: .truncate)
+            file = try FLVFile(path: path, creation: .exclusive)
+        } catch where error.code == EEXIST {
+            throw BroadcastError(.recordingFailed, "cannot create the recording \(path): the file exists; choose "
+                                    + "another name or remove it (nothing was overwritten)")
         } catch {
             throw BroadcastError(.recordingFailed, "cannot create the recording \(path): \(error.reason); "
                                     + "check that the directory exists and is writable")

@@ -49,6 +49,16 @@ import Testing
         #expect(try ProbeReport.probe(file).video?.width == 320)
     }
 
+    @Test func anExistingRecordingIsNeverOverwritten() throws {
+        let home = try TemporaryDirectory()
+        let file = home.file("yesterday.flv")
+        try Data("yesterday's show".utf8).write(to: URL(fileURLWithPath: file))
+        let run = Self.stream(["broadcast", "--record", file, "--duration", "1"] + Self.small, home: home)
+        #expect(run.exitCode == 2, "\(run.output)\(run.error)")
+        #expect(run.error.contains("--record \(file): the file exists"), "\(run.error)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "yesterday's show")
+    }
+
     /// `--record` onto a disk that fills up (a small tmpfs: CI runs as root) while publishing to nginx-rtmp: the
     /// recording stops with the reason in plain words, the file is kept up to its last whole tag with its real
     /// duration, and the broadcast to the ingest goes on to the end.
