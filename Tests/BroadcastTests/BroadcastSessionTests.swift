@@ -101,17 +101,22 @@ extension LiveBroadcastTests.BroadcastSessionTests {
 }
 
 extension LiveBroadcastTests.BroadcastSessionTests {
+    /// A 320x180 test-source session at 400 kbit/s recording `seconds` to `path`.
+    static func smallRecording(to path: String, seconds: Int) throws -> BroadcastSession {
+        var settings = StreamSettings.defaults(for: .p480, frameRate: .fps24)
+        settings.videoBitrateKbps = 400
+        let configuration = BroadcastConfiguration(settings: settings, screenSize: PixelSize(width: 320, height: 180),
+                                                   duration: .seconds(seconds))
+        return try BroadcastSession(configuration: configuration,
+                                    outputs: [BroadcastOutput(sink: FLVFileSink(path: path))])
+    }
+
     /// A paused session captures and encodes nothing (its media thread sleeps) and its clock holds: the recording
     /// goes on where it stopped, without a gap in its timestamps.
     @Test func aPausedSessionHoldsItsClockAndResumesWhereItStopped() async throws {
         let work = try TemporaryDirectory()
         let path = work.file("paused.flv")
-        var settings = StreamSettings.defaults(for: .p480, frameRate: .fps24)
-        settings.videoBitrateKbps = 400
-        let configuration = BroadcastConfiguration(settings: settings, screenSize: PixelSize(width: 320, height: 180),
-                                                   duration: .seconds(3))
-        let session = try BroadcastSession(configuration: configuration,
-                                           outputs: [BroadcastOutput(sink: FLVFileSink(path: path))])
+        let session = try Self.smallRecording(to: path, seconds: 3)
         let started = ContinuousClock.now
         async let final = session.run()
         try await Task.sleep(for: .seconds(1))
@@ -137,12 +142,7 @@ extension LiveBroadcastTests.BroadcastSessionTests {
     @Test func aHiddenPictureIsBlackAndAMutedSoundIsSilentWhileTheStreamGoesOn() async throws {
         let work = try TemporaryDirectory()
         let path = work.file("switches.flv")
-        var settings = StreamSettings.defaults(for: .p480, frameRate: .fps24)
-        settings.videoBitrateKbps = 400
-        let configuration = BroadcastConfiguration(settings: settings, screenSize: PixelSize(width: 320, height: 180),
-                                                   duration: .seconds(5))
-        let session = try BroadcastSession(configuration: configuration,
-                                           outputs: [BroadcastOutput(sink: FLVFileSink(path: path))])
+        let session = try Self.smallRecording(to: path, seconds: 5)
         async let final = session.run()
         try await Task.sleep(for: .seconds(1.5))
         session.setVideoHidden(true)
