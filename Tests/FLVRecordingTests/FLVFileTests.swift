@@ -46,7 +46,8 @@ import Testing
         #expect(properties.properties.first?.key == "duration")
         let report = try ProbeReport.probe(path)
         #expect(report.video?.frameCount == 90)
-        #expect(abs((report.durationSeconds ?? 0) - 3.0) < 0.1, "ffprobe: \(String(describing: report.durationSeconds))")
+        let probed = report.durationSeconds ?? 0
+        #expect(abs(probed - 3.0) < 0.1, "ffprobe: \(probed) s")
         #expect(try ProbeReport.decodeErrors(path) == "")
         // Finishing again changes nothing.
         #expect(file.finish() == summary)
