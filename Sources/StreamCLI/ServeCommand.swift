@@ -6,6 +6,7 @@ import Foundation
 #endif
 import HTTPServer
 import IngestServer
+import Locking
 import Transport
 
 /// `stream serve`: an RTMP/RTMPS ingest that relays each stream to players and records it.

@@ -7,6 +7,7 @@ import Foundation
 import IngestServer
 import LiveProtocol
 import LiveShows
+import Locking
 import ShowServer
 import SQLiteShowStore
 
