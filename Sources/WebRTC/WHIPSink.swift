@@ -197,7 +197,8 @@ public actor WHIPSink: MediaSink {
 
     private func check() throws(BroadcastError) {
         guard let failure = link.withLock({ $0.failure }) else { return }
-        throw BroadcastError(.connectionLost, redact("\(label): \(failure.message)"), isTransient: failure.isTransient)
+        throw BroadcastError(.connectionLost, redact("\(label): \(failure.message)"), isTransient: failure.isTransient,
+                             silentFor: failure.silentFor)
     }
 
     /// The WHIP layer never puts the token in a message; this is a second guard.
