@@ -242,7 +242,7 @@ struct BroadcastOptions {
                 }
                 key = line.trimmed
             }
-            try StreamCredentials.validateStreamKey(key)
+            try StreamCredentials.validateStreamKey(key, for: url.scheme)
             ingests.append(StreamCredentials(url: url, streamKey: key))
         }
         return ingests
