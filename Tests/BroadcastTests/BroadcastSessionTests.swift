@@ -18,7 +18,7 @@ extension LiveBroadcastTests {
             let configuration = BroadcastConfiguration(settings: settings,
                                                        screenSize: PixelSize(width: 360, height: 640),
                                                        duration: .seconds(3))
-            let output = BroadcastOutput(sink: FLVFileSink(path: path))
+            let output = BroadcastOutput(sink: RecordingSink(path: path))
             let session = try BroadcastSession(configuration: configuration, outputs: [output])
             #expect(session.encodeSize == PixelSize(width: 360, height: 640))
             let final = await session.run()
@@ -66,7 +66,7 @@ extension LiveBroadcastTests.BroadcastSessionTests {
         let configuration = BroadcastConfiguration(settings: settings, screenSize: PixelSize(width: 640, height: 360),
                                                    camera: .y4m(path: camera), duration: .seconds(3))
         let session = try BroadcastSession(configuration: configuration,
-                                           outputs: [BroadcastOutput(sink: FLVFileSink(path: path))])
+                                           outputs: [BroadcastOutput(sink: RecordingSink(path: path))])
         async let final = session.run()
         // Warm-up: the first two seconds (every pool meets its largest use while the camera's reading
         // thread and the media thread settle).
@@ -108,7 +108,7 @@ extension LiveBroadcastTests.BroadcastSessionTests {
         let configuration = BroadcastConfiguration(settings: settings, screenSize: PixelSize(width: 320, height: 180),
                                                    duration: .seconds(seconds))
         return try BroadcastSession(configuration: configuration,
-                                    outputs: [BroadcastOutput(sink: FLVFileSink(path: path))])
+                                    outputs: [BroadcastOutput(sink: RecordingSink(path: path))])
     }
 
     /// A paused session captures and encodes nothing (its media thread sleeps) and its clock holds: the recording

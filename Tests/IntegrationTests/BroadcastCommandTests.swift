@@ -49,6 +49,26 @@ import Testing
         #expect(try ProbeReport.probe(file).video?.width == 320)
     }
 
+    /// A file named .mp4 is recorded as fragmented MP4 (H.264 and AAC), which ffmpeg decodes cleanly; WHIP's Opus
+    /// cannot go into it, which is said before anything starts.
+    @Test func aRecordingNamedMP4IsMP4() throws {
+        let home = try TemporaryDirectory()
+        let file = home.file("show.mp4")
+        let run = Self.stream(["broadcast", "--record", file, "--duration", "2"] + Self.small, home: home)
+        #expect(run.exitCode == 0, "\(run.error)")
+        let report = try ProbeReport.probe(file)
+        #expect(report.video?.codecName == "h264" && report.audio?.codecName == "aac")
+        #expect((34...49).contains(report.video?.frameCount ?? 0), "\(String(describing: report.video))")
+        #expect(try ProbeReport.decodeErrors(file) == "")
+        let header = try FileHandle(forReadingFrom: URL(fileURLWithPath: file)).readData(ofLength: 8)
+        #expect(String(decoding: header.suffix(4), as: UTF8.self) == "ftyp")
+
+        let whip = Self.stream(["broadcast", "http://127.0.0.1:9/whip", "--token-stdin", "--record",
+                                home.file("whip.mp4"), "--duration", "1"], stdin: "token\n", home: home)
+        #expect(whip.exitCode == 2, "\(whip.error)")
+        #expect(whip.error.contains("MP4 recordings take AAC audio and WHIP sends Opus"), "\(whip.error)")
+    }
+
     @Test func anExistingRecordingIsNeverOverwritten() throws {
         let home = try TemporaryDirectory()
         let file = home.file("yesterday.flv")

@@ -1,36 +1,40 @@
 import FLV
-import FLVRecording
+import Recording
 #if canImport(Glibc)
 import Glibc
 #else
 import Darwin
 #endif
 
-/// A local FLV recording of the broadcast (`--record FILE`), written as the tags come: whole tags only, the
-/// metadata's duration and size patched at the end, and a failed write (a full disk) said in plain words with the
-/// file kept up to its last whole tag while the broadcast's other outputs go on.
-public actor FLVFileSink: MediaSink {
+/// A local recording of the broadcast (`--record FILE`): FLV, or fragmented MP4 for a path ending in `.mp4`
+/// (``RecordingFormat/init(path:)``), written as the tags come. A failed write (a full disk) is said in plain
+/// words with the file kept up to its last whole tag or fragment, while the broadcast's other outputs go on.
+public actor RecordingSink: MediaSink {
     /// The file path.
     public nonisolated let path: String
     /// `record PATH`.
     public nonisolated var label: String { "record \(path)" }
     /// A file never congests or reconnects.
     public nonisolated var isNetwork: Bool { false }
-    private var file: FLVFile?
+    /// The container, from the path's extension.
+    public nonisolated let format: RecordingFormat
+    private var file: (any RecordingFile)?
     /// What the file held when it was closed (nil while open or never opened).
-    public private(set) var summary: FLVFile.Summary?
+    public private(set) var summary: RecordingSummary?
 
-    /// Creates a sink that will write `path`, a new file (an existing one is never overwritten).
+    /// Creates a sink that will write `path`, a new file (an existing one is never overwritten), in the format its
+    /// extension names.
     public init(path: String) {
         self.path = path
+        format = RecordingFormat(path: path)
     }
 
-    /// Creates the file and writes the FLV header.
+    /// Creates the file.
     /// - Throws: `BroadcastError` (`.recordingFailed`) when the file exists or cannot be created.
     public func open() throws(BroadcastError) {
         if file != nil { return }
         do {
-            file = try FLVFile(path: path, creation: .exclusive)
+            file = try format.create(path: path, creation: .exclusive)
         } catch where error.code == EEXIST {
             throw BroadcastError(.recordingFailed, "cannot create the recording \(path): the file exists; choose "
                                     + "another name or remove it (nothing was overwritten)")
@@ -40,7 +44,7 @@ public actor FLVFileSink: MediaSink {
         }
     }
 
-    /// Writes an `onMetaData` tag.
+    /// Records the metadata (FLV: an `onMetaData` tag).
     /// - Throws: `BroadcastError` (`.recordingFailed`) when the write fails.
     public func sendMetadata(_ metadata: FLVMetadata) throws(BroadcastError) {
         try write { file throws(RecordingWriteError) in try file.writeMetadata(metadata.properties) }
@@ -59,15 +63,16 @@ public actor FLVFileSink: MediaSink {
     /// Returns at once: nothing is buffered.
     public func waitForDrain(below threshold: Int) {}
 
-    /// Patches the metadata's duration and size and closes the file (removed if it never got a frame).
+    /// Finishes the file (FLV: the metadata's duration and size patched; MP4: the last fragment written) and closes
+    /// it; removed if it never got a frame.
     public func close(flushTimeout: Duration) {
         guard let file else { return }
         summary = file.finish()
         self.file = nil
     }
 
-    /// One write to the open file; a failure closes the file at its last whole tag and says what it kept.
-    private func write(_ body: (FLVFile) throws(RecordingWriteError) -> Void) throws(BroadcastError) {
+    /// One write to the open file; a failure closes the file at its last whole tag or fragment and says what it kept.
+    private func write(_ body: (any RecordingFile) throws(RecordingWriteError) -> Void) throws(BroadcastError) {
         guard let file else {
             throw BroadcastError(.recordingFailed, "the recording \(path) is not open")
         }
@@ -79,14 +84,14 @@ public actor FLVFileSink: MediaSink {
             self.file = nil
             let what = kept.removed
                 ? "the file held no frame yet and was removed"
-                : "the file was closed at its last whole tag (\(Self.describe(kept)))"
+                : "the file was closed at its last whole \(format == .mp4 ? "fragment" : "tag") (\(Self.describe(kept)))"
             let advice = error.isDiskFull ? "free some space" : "check the file's directory"
             throw BroadcastError(.recordingFailed, "recording to \(path) stopped: \(error.reason); \(what); "
                                     + "\(advice) and record again")
         }
     }
 
-    private static func describe(_ summary: FLVFile.Summary) -> String {
+    private static func describe(_ summary: RecordingSummary) -> String {
         let seconds = (summary.durationSeconds * 10).rounded() / 10
         let megabytes = (Double(summary.bytes) / 1e5).rounded() / 10
         return "\(seconds) s, \(megabytes) MB"

@@ -1,6 +1,6 @@
 import AMF
 import FLV
-import FLVRecording
+import Recording
 import Foundation
 import TestSupport
 import Testing
