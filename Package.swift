@@ -104,6 +104,8 @@ let package = Package(
         .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],
                 swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
+        // An FLV file on disk written tag by tag (whole tags, metadata patched at the end): both recorders use it.
+        .target(name: "Recording", dependencies: ["FLV", "AMF", "MP4"], swiftSettings: strict),
         .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "Digest"], swiftSettings: strict),
         // HTTP/1.1 (RFC 9110/9112) and WebSocket (RFC 6455) codecs and connection state machines.
         .target(name: "HTTP", dependencies: ["ByteIO"], swiftSettings: strict),
@@ -172,7 +174,7 @@ let package = Package(
                                .target(name: "Transport", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
         .target(name: "IngestServer",
-                dependencies: ["RTMP", "FLV", "AMF", "Transport", "Digest", "Locking",
+                dependencies: ["RTMP", "FLV", "Recording", "AMF", "Transport", "Digest", "Locking",
                                .target(name: "CMalloc", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
         // Drivers: HTTP/1.1 and WebSocket machines on the transport (server; client).
@@ -184,7 +186,8 @@ let package = Package(
         // The output layer both platforms run (the iOS extension links it): send queues and their drop policy,
         // adaptive bitrate, reconnects, the per-destination outputs over `MediaSink` (RTMP over any byte stream, an
         // FLV file), statistics, status text, the audio mixer. No C module, no capture, no Transport.
-        .target(name: "Engine", dependencies: ["StreamCore", "FLV", "Publisher", "Locking"], swiftSettings: strict),
+        .target(name: "Engine", dependencies: ["StreamCore", "FLV", "Recording", "Publisher", "Locking"],
+                swiftSettings: strict),
 
         // Linux's broadcaster: sources (test patterns, X11, PulseAudio, V4L2/Y4M) → PiP → x264/AAC on a real-time
         // thread → the engine.
@@ -227,7 +230,7 @@ let package = Package(
                 dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
                                "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer",
                                "SQLiteShowStore", "RealtimeCalls", "RealtimeBroadcast", "LiveProtocol", "JSON", "LiveHLS",
-                               "WebAssets", "WebRTC", "WHIP", "HTTPClient", "ICE"],
+                               "WebAssets", "WebRTC", "WHIP", "HTTPClient", "ICE", "Recording"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
@@ -246,6 +249,8 @@ let package = Package(
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
         .testTarget(name: "AMFTests", dependencies: ["AMF", "ByteIO"], swiftSettings: strict),
         .testTarget(name: "FLVTests", dependencies: ["FLV", "AMF", "ByteIO", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "FLV", "AMF", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "RTMPTests", dependencies: ["RTMP", "AMF", "Digest"], swiftSettings: strict),
         .testTarget(name: "PublisherTests", dependencies: ["Publisher"], swiftSettings: strict),
         .testTarget(name: "MP4Tests", dependencies: ["MP4", "FLV", "TestSupport"], swiftSettings: strict),

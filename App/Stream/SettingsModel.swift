@@ -51,7 +51,7 @@ final class SettingsModel {
         let key = streamKey.trimmingCharacters(in: .whitespacesAndNewlines)
         do {
             let url = try IngestURL(parsing: urlText)
-            try StreamCredentials.validateStreamKey(key)
+            try StreamCredentials.validateStreamKey(key, for: url.scheme)
             let credentials = StreamCredentials(url: url, streamKey: key)
             try self.credentials.save(credentials)
             streamKey = key

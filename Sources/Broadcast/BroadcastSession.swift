@@ -85,6 +85,18 @@ public final class BroadcastSession: Sendable {
         control.resume()
     }
 
+    /// Mutes the sound or lets it through again: while muted the sources keep running and silence is encoded in
+    /// their place, so the stream goes on with its timing and nothing of the muted sound leaves the machine.
+    public func setAudioMuted(_ muted: Bool) {
+        control.setMuted(muted)
+    }
+
+    /// Hides the picture or shows it again: while hidden a black picture is encoded in its place (nothing is
+    /// captured), so viewers keep the sound and the stream its timing.
+    public func setVideoHidden(_ hidden: Bool) {
+        control.setBlanked(hidden)
+    }
+
     /// Runs the broadcast until the duration elapses, `stop()` is called, or it fails.
     /// - Returns: `.ended(reason)` or `.failed(error)`.
     public func run() async -> BroadcastState {

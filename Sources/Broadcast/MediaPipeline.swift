@@ -33,6 +33,10 @@ final class MediaPipeline {
     private let audioEncoder: any AudioEncoder
     private var counters = EncodeCounters()
     private var nextKeyframeMilliseconds: Int64 = 0
+    /// The black picture encoded while the video is hidden (made at the first such frame).
+    private var blackFrame: VideoFrame?
+    /// The silence encoded while the sound is muted (sized at the first such buffer).
+    private var silence: [Float] = []
 
     /// x264 counts frames, so skipped frames would stretch its keyframe cadence: the pipeline forces keyframes on
     /// the clock instead and leaves x264's own interval at the longest it accepts.
@@ -125,9 +129,10 @@ final class MediaPipeline {
             let next = videoDone ? audioDeadline : audioDone ? videoDeadline : min(videoDeadline, audioDeadline)
             Self.sleep(until: next, clock: clock)
             let now = clock.now
+            let switches = control.switches
             do throws(BroadcastError) {
                 if !audioDone && now >= audioDeadline {
-                    try encodeAudio(index: audioIndex, engine: engine)
+                    try encodeAudio(index: audioIndex, muted: switches.muted, engine: engine)
                     audioIndex += 1
                     if let sampleLimit, Int64(audioIndex) * samplesPerBuffer >= sampleLimit { audioDone = true }
                 }
@@ -143,7 +148,7 @@ final class MediaPipeline {
                         try? videoEncoder.setBitrate(kbps: kbps)
                     }
                     let workStart = clock.now
-                    try encodeVideo(index: videoIndex, fps: fps, engine: engine)
+                    try encodeVideo(index: videoIndex, fps: fps, blank: switches.blanked, engine: engine)
                     counters.videoWorkSeconds += (clock.now - workStart) / .seconds(1)
                     videoIndex += 1
                     if let frameLimit, videoIndex >= frameLimit { videoDone = true }
@@ -187,9 +192,9 @@ final class MediaPipeline {
 
     // MARK: Video
 
-    private func encodeVideo(index: Int, fps: Int, engine: BroadcastEngine) throws(BroadcastError) {
+    private func encodeVideo(index: Int, fps: Int, blank: Bool, engine: BroadcastEngine) throws(BroadcastError) {
         let pts = Int64(index) * 1_000_000_000 / Int64(fps)
-        if let camera, let cameraFrame = camera.frame(index: index, pts: pts) {
+        if !blank, let camera, let cameraFrame = camera.frame(index: index, pts: pts) {
             compositor.cameraSlot.put(cameraFrame)
         }
         let milliseconds = Int64(index) * 1000 / Int64(fps)
@@ -204,6 +209,10 @@ final class MediaPipeline {
             // On the 2 s grid even when the frame on the grid point was skipped.
             videoEncoder.forceKeyframe()
             while nextKeyframeMilliseconds <= milliseconds { nextKeyframeMilliseconds += interval }
+        }
+        if blank {
+            try encode(black(), milliseconds: milliseconds, engine: engine)
+            return
         }
         guard let screenFrame = try screen.frame(index: index, pts: pts) else {
             counters.framesSkippedLate += 1
@@ -221,7 +230,11 @@ final class MediaPipeline {
         } catch {
             throw BroadcastError(.encoderFailed, "cannot convert the screen frame: \(error)")
         }
-        let picture = compositor.composite(consume converted)
+        try encode(compositor.composite(consume converted), milliseconds: milliseconds, engine: engine)
+    }
+
+    /// Encodes one picture and hands its packets to the engine.
+    private func encode(_ picture: VideoFrame, milliseconds: Int64, engine: BroadcastEngine) throws(BroadcastError) {
         let packets: [EncodedVideoPacket]
         do {
             packets = try picture.withUnsafePlanes { planes in
@@ -248,13 +261,31 @@ final class MediaPipeline {
         }
     }
 
+    /// A black picture at the encode size (I420 limited range: Y 16, U and V 128), made once.
+    private func black() -> VideoFrame {
+        if let blackFrame { return blackFrame }
+        var frame = VideoFrame(layout: FrameLayout(format: .i420, width: encodeSize.width, height: encodeSize.height))
+        frame.withUnsafeMutablePlanes { planes in
+            for plane in 0..<3 {
+                let bytes = planes.stride(ofPlane: plane) * planes.layout.rows(ofPlane: plane)
+                planes.baseAddress(ofPlane: plane).update(repeating: plane == 0 ? 16 : 128, count: bytes)
+            }
+        }
+        blackFrame = frame
+        return frame
+    }
+
     // MARK: Audio
 
-    private func encodeAudio(index: Int, engine: BroadcastEngine) throws(BroadcastError) {
+    private func encodeAudio(index: Int, muted: Bool, engine: BroadcastEngine) throws(BroadcastError) {
+        // The source is read even when muted, so its clock and buffers stay where they would be.
         guard let buffer = audio.nextBuffer(index: index) else { return }
         do {
             let packets = try buffer.withUnsafeBytes { bytes in
-                try audioEncoder.encode(interleaved: bytes.bindMemory(to: Float.self))
+                let samples = bytes.bindMemory(to: Float.self)
+                guard muted else { return try audioEncoder.encode(interleaved: samples) }
+                if silence.count != samples.count { silence = [Float](repeating: 0, count: samples.count) }
+                return try silence.withUnsafeBufferPointer { try audioEncoder.encode(interleaved: $0) }
             }
             submit(packets, to: engine)
         } catch {

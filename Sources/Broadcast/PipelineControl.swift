@@ -11,6 +11,8 @@ final class PipelineControl: Sendable {
         var failure: BroadcastError?
         var statistics = PipelineStatistics()
         var paused = false
+        var muted = false
+        var blanked = false
         /// The media thread is blocked in ``waitWhilePaused()``.
         var waiting = false
     }
@@ -56,6 +58,19 @@ final class PipelineControl: Sendable {
 
     /// Whether a pause is asked.
     var isPaused: Bool { state.withLock { $0.paused } }
+
+    /// Silences the sound (encoded as silence, so the stream's timing goes on) or lets it through again.
+    func setMuted(_ muted: Bool) {
+        state.withLock { $0.muted = muted }
+    }
+
+    /// Replaces the picture with black (encoded, so the stream's timing goes on) or shows it again.
+    func setBlanked(_ blanked: Bool) {
+        state.withLock { $0.blanked = blanked }
+    }
+
+    /// Whether the sound is silenced and the picture black, read once per loop turn.
+    var switches: (muted: Bool, blanked: Bool) { state.withLock { ($0.muted, $0.blanked) } }
 
     /// Called by the media thread: blocks (costing nothing) while paused and not stopping.
     func waitWhilePaused() {

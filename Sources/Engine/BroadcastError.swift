@@ -38,6 +38,9 @@ public struct BroadcastError: Error, Sendable, Hashable, CustomStringConvertible
     /// The publish failure underneath a connect or connection failure (its code and the server's status code),
     /// for a caller that words its own message (the iOS extension's alert); nil for other failures.
     public let publishError: PublishError?
+    /// For a lost connection noticed by the silence of the other end (a WebRTC path that stopped answering): how
+    /// long it had been silent, so the outage is counted from when the silence began.
+    public let silentFor: Duration?
 
     /// Creates an error.
     /// - Parameters:
@@ -45,11 +48,15 @@ public struct BroadcastError: Error, Sendable, Hashable, CustomStringConvertible
     ///   - message: a human message; must already be redacted.
     ///   - isTransient: whether a retry may succeed.
     ///   - publishError: the RTMP client's error underneath, if any.
-    public init(_ code: Code, _ message: String, isTransient: Bool = false, publishError: PublishError? = nil) {
+    ///   - silentFor: how long the other end had been silent when the connection was given up, if that is how
+    ///     the loss was noticed.
+    public init(_ code: Code, _ message: String, isTransient: Bool = false, publishError: PublishError? = nil,
+                silentFor: Duration? = nil) {
         self.code = code
         self.message = message
         self.isTransient = isTransient
         self.publishError = publishError
+        self.silentFor = silentFor
     }
 
     /// The message.

@@ -307,8 +307,8 @@ public final class BroadcastOutput: Sendable {
         update { status in
             status.outages += 1
             status.lastError = error
-            let silent = status.lastProgress.map { $0.duration(to: now) } ?? .zero
-            status.offlineSince = silent > Self.silenceCountedAsOutage ? status.lastProgress : now
+            let silent = max(status.lastProgress.map { $0.duration(to: now) } ?? .zero, error.silentFor ?? .zero)
+            status.offlineSince = silent > Self.silenceCountedAsOutage ? now - silent : now
         }
     }
 

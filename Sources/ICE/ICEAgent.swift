@@ -33,13 +33,21 @@ public struct ICEAgent: Sendable {
         public var consentInterval: Duration
         /// How long without a consent response before the path counts as dead (RFC 7675 §5.1: 30 s).
         public var consentTimeout: Duration
+        /// How long the peer may send nothing at all (no consent answer, no check, nothing the driver reports with
+        /// ``ICEAgent/heard(now:)``: RTCP, DTLS) before the path counts as dead: a path that died silently is
+        /// noticed here, well before consent expires. Nil leaves it to consent alone.
+        public var silenceTimeout: Duration?
+        /// Once the peer has been silent for longer than ``consentInterval``, consent checks go this often, so that
+        /// a path that merely lost a few packets answers (and counts as alive) before ``silenceTimeout``.
+        public var suspectCheckInterval: Duration
 
         /// Creates a configuration with the RFCs' recommended timers.
         public init(localUfrag: String, localPwd: String, tieBreaker: UInt64, stunServer: TransportAddress? = nil,
                     checkInterval: Duration = .milliseconds(50), initialRTO: Duration = .milliseconds(250),
                     maxTransmissions: Int = 7, gatherTimeout: Duration = .seconds(2),
                     connectTimeout: Duration = .seconds(15), consentInterval: Duration = .seconds(5),
-                    consentTimeout: Duration = .seconds(30)) {
+                    consentTimeout: Duration = .seconds(30), silenceTimeout: Duration? = .seconds(10),
+                    suspectCheckInterval: Duration = .milliseconds(500)) {
             self.localUfrag = localUfrag
             self.localPwd = localPwd
             self.tieBreaker = tieBreaker
@@ -51,6 +59,8 @@ public struct ICEAgent: Sendable {
             self.connectTimeout = connectTimeout
             self.consentInterval = consentInterval
             self.consentTimeout = consentTimeout
+            self.silenceTimeout = silenceTimeout
+            self.suspectCheckInterval = suspectCheckInterval
         }
     }
 
@@ -129,6 +139,10 @@ public struct ICEAgent: Sendable {
         var selected: TransportAddress
         var lastConsent: Duration
         var nextConsent: Duration
+        /// The last time anything authenticated came from the peer.
+        var lastHeard: Duration
+        /// When the last consent check went out.
+        var lastConsentSent: Duration
     }
 
     private enum State: Sendable {
@@ -235,10 +249,20 @@ public struct ICEAgent: Sendable {
                 deadlines.append(checking.nextCheck)
             }
         case .connected(let connected):
-            deadlines.append(connected.nextConsent)
+            deadlines.append(consentDue(connected))
             deadlines.append(connected.lastConsent + configuration.consentTimeout)
+            if let silence = configuration.silenceTimeout { deadlines.append(connected.lastHeard + silence) }
         }
         return deadlines.min()
+    }
+
+    /// When the next consent check is due: every consent interval (±20 %), and once the peer has been silent for a
+    /// whole interval (with a silence timeout set), every ``Configuration/suspectCheckInterval``.
+    private func consentDue(_ connected: Connected) -> Duration {
+        guard configuration.silenceTimeout != nil else { return connected.nextConsent }
+        let suspectFrom = connected.lastHeard + configuration.consentInterval
+        return min(connected.nextConsent,
+                   max(suspectFrom, connected.lastConsentSent + configuration.suspectCheckInterval))
     }
 
     /// Runs timers: retransmissions, the next check, consent, and the gathering and connection deadlines.
@@ -281,8 +305,15 @@ public struct ICEAgent: Sendable {
                 return actions + [.failed("the peer stopped answering consent checks for "
                     + "\(configuration.consentTimeout) (RFC 7675): the path is gone")]
             }
-            if now >= connected.nextConsent {
+            if let silence = configuration.silenceTimeout, now - connected.lastHeard >= silence {
+                state = .failed
+                transactions.removeAll()
+                return actions + [.failed("the peer sent nothing for \(silence) (no consent answer, no RTCP): the "
+                    + "path is gone")]
+            }
+            if now >= consentDue(connected) {
                 let jitter = Double.random(in: 0.8...1.2, using: &random)
+                connected.lastConsentSent = now
                 connected.nextConsent = now + configuration.consentInterval * jitter
                 let request = checkRequest(remoteUfrag: connected.remoteUfrag, nominating: false)
                 actions.append(send(request.encoded(integrityKey: connected.remotePwd), to: connected.selected,
@@ -359,10 +390,30 @@ public struct ICEAgent: Sendable {
                 checking.triggered.append(source)
             }
             state = .checking(checking)
-        case .connected, .failed:
+        case .connected(var connected):
+            if source == connected.selected {
+                connected.lastHeard = now
+                lastHeardFromPeer = now
+                state = .connected(connected)
+            }
+        case .failed:
             break
         }
         return actions
+    }
+
+    /// When anything authenticated last came from the peer on the selected path (kept after a failure, so the
+    /// driver can say how long the path was silent before it was given up); nil before a pair is selected.
+    public private(set) var lastHeardFromPeer: Duration?
+
+    /// The driver got something authenticated from the peer on the selected path (SRTCP that decrypts, a DTLS
+    /// record): the path is alive.
+    /// - Parameter now: the current time.
+    public mutating func heard(now: Duration) {
+        guard case .connected(var connected) = state else { return }
+        connected.lastHeard = max(connected.lastHeard, now)
+        lastHeardFromPeer = connected.lastHeard
+        state = .connected(connected)
     }
 
     // MARK: - Responses to our requests
@@ -391,6 +442,8 @@ public struct ICEAgent: Sendable {
             transactions[response.transactionID] = nil
             if response.messageClass == .success && source == transaction.destination {
                 connected.lastConsent = now
+                connected.lastHeard = now
+                lastHeardFromPeer = now
                 state = .connected(connected)
             }
             return []
@@ -443,7 +496,9 @@ public struct ICEAgent: Sendable {
         }
         state = .connected(Connected(remoteUfrag: checking.remoteUfrag, remotePwd: checking.remotePwd,
                                      selected: address, lastConsent: now,
-                                     nextConsent: now + configuration.consentInterval))
+                                     nextConsent: now + configuration.consentInterval, lastHeard: now,
+                                     lastConsentSent: now))
+        lastHeardFromPeer = now
         return [.connected(address)]
     }
 
@@ -485,8 +540,11 @@ public struct ICEAgent: Sendable {
 
     private mutating func send(_ bytes: [UInt8], to destination: TransportAddress, purpose: Purpose, now: Duration,
                                retransmits: Bool, transactionID: [UInt8]) -> Action {
+        // A check that is not resent waits for its answer as long as consent lasts: on a path with a long round
+        // trip (satellite, a congested uplink) the answer comes after any retransmission timeout.
+        let wait = retransmits ? configuration.initialRTO : configuration.consentTimeout
         transactions[transactionID] = Transaction(purpose: purpose, bytes: bytes, destination: destination,
-                                                  nextSend: now + configuration.initialRTO,
+                                                  nextSend: now + wait,
                                                   rto: configuration.initialRTO, transmissions: 1,
                                                   retransmits: retransmits)
         return .send(bytes, to: destination)

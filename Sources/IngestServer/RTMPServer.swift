@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import Recording
 import Locking
 import Transport
 
@@ -18,8 +19,10 @@ public final class RTMPServer: Sendable {
         public var listen: (host: String, port: Int)?
         /// RTMPS address and certificate. Nil for no TLS listener.
         public var tlsListen: (host: String, port: Int, tls: TLSServerConfiguration)?
-        /// Where each publish is recorded as FLV; nil records nothing.
+        /// Where each publish is recorded; nil records nothing.
         public var recordDirectory: String?
+        /// The container of recordings: FLV (as nginx-rtmp records) or fragmented MP4.
+        public var recordFormat: RecordingFormat = .flv
         /// The stream keys allowed to publish; nil accepts any key (as nginx-rtmp does by default).
         public var allowedKeys: KeyList?
         /// The applications that may be published to; empty allows any.

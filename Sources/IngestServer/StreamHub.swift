@@ -124,7 +124,8 @@ final class StreamHub {
         emit(.publishStarted(app: app, keyTag: stream.keyTag, peer: connection.peer))
         configuration.onMedia?(.publishStarted(app: app, keyTag: stream.keyTag))
         if let directory = configuration.recordDirectory {
-            stream.recording = StreamRecording(directory: directory, app: app, keyTag: stream.keyTag, emit: emit)
+            stream.recording = StreamRecording(directory: directory, format: configuration.recordFormat, app: app,
+                                               keyTag: stream.keyTag, emit: emit)
         }
         return stream
     }

@@ -1,4 +1,5 @@
 import AMF
+import Recording
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 import Glibc
@@ -9,7 +10,7 @@ import RTMP
 
 /// The recording of one publish, through disk trouble.
 ///
-/// Each tag is written whole to the current ``FLVRecorder``. When a write fails (the disk fills), the file is cut
+/// Each tag is written whole to the current ``Recorder``. When a write fails (the disk fills), the file is cut
 /// back to its last whole tag, patched with what it holds and closed, a plain line says so, and the stream goes on
 /// without a recording. At a keyframe, at most every ``retryInterval`` and once ``resumeFreeBytes`` are free, a new
 /// file starts with the metadata and sequence headers, so it plays on its own. A loop-thread object.
@@ -28,24 +29,27 @@ final class StreamRecording {
     }
 
     private enum State {
-        case recording(FLVRecorder)
+        case recording(Recorder)
         case waiting(retryAt: ContinuousClock.Instant)
     }
 
     let directory: String
+    private let format: RecordingFormat
     private let app: String
     private let keyTag: String
     private let emit: @Sendable (ServerEvent) -> Void
     private var state: State
 
     /// Starts the first file; if it cannot be created, says why and waits for a keyframe to try again.
-    init(directory: String, app: String, keyTag: String, emit: @escaping @Sendable (ServerEvent) -> Void) {
+    init(directory: String, format: RecordingFormat, app: String, keyTag: String,
+         emit: @escaping @Sendable (ServerEvent) -> Void) {
         self.directory = directory
+        self.format = format
         self.app = app
         self.keyTag = keyTag
         self.emit = emit
         do {
-            let recorder = try FLVRecorder(directory: directory, app: app, keyTag: keyTag)
+            let recorder = try Recorder(directory: directory, format: format, app: app, keyTag: keyTag)
             state = .recording(recorder)
             emit(.recordingStarted(path: recorder.path))
         } catch {
@@ -96,15 +100,16 @@ final class StreamRecording {
         }
     }
 
-    private func stop(_ recorder: FLVRecorder, _ error: RecordingWriteError) {
+    private func stop(_ recorder: Recorder, _ error: RecordingWriteError) {
         state = .waiting(retryAt: .now + Self.retryInterval)
         let summary = recorder.finish()
         let kept = summary.removed
             ? "the file held no frame yet and was removed"
-            : "the file is closed at its last whole tag and kept (\(Self.megabytes(summary.bytes)), "
-                + Self.oneDecimal(summary.durationSeconds) + " s)"
+            : "the file is closed at its last whole \(format == .mp4 ? "fragment" : "tag") and kept "
+                + "(\(Self.megabytes(summary.bytes)), " + Self.oneDecimal(summary.durationSeconds) + " s)"
+        let when = error.isDiskFull ? "once space is freed" : "at the next keyframe"
         emit(.recordingFailed(path: summary.path, reason: "\(error.reason): \(kept); the stream goes on, and "
-                                + "recording starts again in a new file once space is freed"))
+                                + "recording starts again in a new file \(when)"))
     }
 
     private func resume(with message: MediaMessage, headers: Headers) {
@@ -112,9 +117,9 @@ final class StreamRecording {
             state = .waiting(retryAt: .now + Self.retryInterval)
             return
         }
-        let recorder: FLVRecorder
+        let recorder: Recorder
         do {
-            recorder = try FLVRecorder(directory: directory, app: app, keyTag: keyTag)
+            recorder = try Recorder(directory: directory, format: format, app: app, keyTag: keyTag)
             if let metadata = headers.metadata { try recorder.writeMetadata(metadata) }
             for header in [headers.video, headers.audio].compactMap({ $0 }) {
                 try recorder.writeMedia(video: header.kind == .video, timestamp: message.timestamp,

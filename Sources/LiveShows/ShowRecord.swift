@@ -80,6 +80,12 @@ public protocol ShowStore: AnyObject {
     /// Every show that has an OBS key, for the ingest's key checks.
     func ingestKeyOwners() throws(StoreError) -> [IngestKeyOwner]
 
+    /// Forgets old chat, a bounded amount at a time: removes up to `limit` messages written before `time`
+    /// (milliseconds since 1970), never a show's pinned message, and the timeouts that ended before `time`. Shows
+    /// already loaded keep their history in memory; a show loaded later no longer sees what was removed.
+    /// - Returns: how many messages were removed (`limit` means there may be more).
+    func prune(before time: Int64, limit: Int) throws(StoreError) -> Int
+
     /// Facts committed by other nodes, delivered to `handler` on a thread of the store's (never for a
     /// single-node store).
     func factsFromElsewhere(_ handler: @escaping @Sendable (_ show: String, _ fact: StoreFact) -> Void)

@@ -11,9 +11,9 @@ import StreamCore
 /// server's grant says.
 ///
 /// There is no window here, so ``preview()`` only turns the camera and microphone on; the picture starts when the
-/// grant comes. The engine encodes picture and sound together: with the camera off the broadcast pauses (nothing
-/// captured or encoded, the connection kept) and resumes when it is turned on; the microphone switch is kept
-/// but does not mute the sound on its own.
+/// grant comes. The engine encodes picture and sound together: with the camera off viewers see black and still
+/// hear the sound; with the microphone off they see the picture and hear silence (nothing of the muted sound is
+/// encoded). The switches hold before going live too.
 public final class EngineLiveMedia: LiveMedia {
     private struct State {
         var camera = false
@@ -57,18 +57,22 @@ public final class EngineLiveMedia: LiveMedia {
         }
     }
 
-    /// Camera off pauses the broadcast, on resumes it.
+    /// Camera off encodes black in place of the picture (the sound goes on); on shows the picture again.
     public func setCamera(_ on: Bool) async throws(LiveStreamError) {
         let session = state.withLock { state -> BroadcastSession? in
             state.camera = on
             return state.session
         }
-        if on { session?.resume() } else { session?.pause() }
+        session?.setVideoHidden(!on)
     }
 
-    /// Records the switch (the engine does not mute the sound on its own).
+    /// Microphone off encodes silence in place of the sound (the picture goes on); on lets the sound through.
     public func setMicrophone(_ on: Bool) async throws(LiveStreamError) {
-        state.withLock { $0.microphone = on }
+        let session = state.withLock { state -> BroadcastSession? in
+            state.microphone = on
+            return state.session
+        }
+        session?.setAudioMuted(!on)
     }
 
     /// Starts the broadcast to the grant for ``tile``.
@@ -93,12 +97,13 @@ public final class EngineLiveMedia: LiveMedia {
         } catch {
             throw .media("cannot start the broadcast: \(error.message)")
         }
-        let camera = state.withLock { state -> Bool in
+        state.withLock { state in
             state.session = session
+            // Set before the media starts, so a muted microphone is never heard, not even for a frame.
+            session.setVideoHidden(!state.camera)
+            session.setAudioMuted(!state.microphone)
             state.run = Task { await session.run() }
-            return state.camera
         }
-        if !camera { session.pause() }
     }
 
     /// Stops the broadcast (cleanly: flushed and unpublished) and waits for it.

@@ -354,6 +354,20 @@ public final class LiveStream: Sendable {
                 inner.withLock { _ = $0.pending.removeValue(forKey: id) }
                 throw .disconnected("the connection was lost before \(request.op) was sent")
             }
+            // A server that keeps the connection (and answers pings) but not this request: the call fails, and the
+            // connection is replaced, since it is not working.
+            let timeout = options.requestTimeout
+            let op = request.op
+            let timer = Task { [inner] in
+                try? await Task.sleep(for: timeout)
+                guard !Task.isCancelled, let slot = inner.withLock({ $0.pending.removeValue(forKey: id) }) else {
+                    return
+                }
+                slot.fulfil(.failure(.disconnected("the server did not answer \(op) within \(timeout) (it may or may "
+                                                      + "not have been taken); reconnecting")))
+                await socket.close()
+            }
+            defer { timer.cancel() }
             return try await slot.wait()
         }
     }

@@ -27,18 +27,23 @@ public final class Realtime: Sendable {
         public var keepAliveInterval: Duration
         /// How long a ping may go unanswered before the connection is given up.
         public var keepAliveTimeout: Duration
+        /// How long the server may take to answer a request (send, react, a moderation action, going live) on a
+        /// connection that is up; then the call fails `disconnected` and the connection is replaced, since a
+        /// server that answers pings but not requests is not working.
+        public var requestTimeout: Duration
 
         /// Creates options.
         public init(connector: (any ShowSocketConnector)? = nil,
                     backoff: ReconnectBackoff = ReconnectBackoff(initialDelay: .milliseconds(250),
                                                                  maximumDelay: .seconds(8)),
                     joinTimeout: Duration = .seconds(15), keepAliveInterval: Duration = .seconds(20),
-                    keepAliveTimeout: Duration = .seconds(10)) {
+                    keepAliveTimeout: Duration = .seconds(10), requestTimeout: Duration = .seconds(15)) {
             self.connector = connector ?? Self.platformConnector()
             self.backoff = backoff
             self.joinTimeout = joinTimeout
             self.keepAliveInterval = keepAliveInterval
             self.keepAliveTimeout = keepAliveTimeout
+            self.requestTimeout = requestTimeout
         }
 
         private static func platformConnector() -> any ShowSocketConnector {

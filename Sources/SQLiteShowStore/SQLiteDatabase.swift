@@ -38,6 +38,9 @@ final class SQLiteDatabase {
     }
 
     /// A prepared statement, reset and unbound, ready for new arguments.
+    /// Rows the last INSERT, UPDATE or DELETE changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     func statement(_ sql: String) throws(StoreError) -> SQLiteStatement {
         if let cached = statements[sql] {
             cached.reset()

@@ -35,6 +35,10 @@ enum SQLiteSchema {
             show TEXT NOT NULL, user TEXT NOT NULL, until INTEGER NOT NULL, PRIMARY KEY (show, user)
         ) WITHOUT ROWID;
         """,
+        // 2: old chat is pruned by time.
+        """
+        CREATE INDEX messages_by_time ON messages (time);
+        """,
     ]
 
     /// The version a database has once every migration ran.

@@ -127,6 +127,22 @@ public final class SQLiteShowStore: ShowStore {
         }
     }
 
+    /// Removes up to `limit` messages written before `time` (oldest first, not a show's pinned one) and the
+    /// timeouts that ended before it, in one transaction.
+    public func prune(before time: Int64, limit: Int) throws(StoreError) -> Int {
+        try database.transaction { () throws(StoreError) -> Int in
+            try database.statement("""
+                DELETE FROM messages WHERE (show, id) IN (
+                    SELECT show, id FROM messages WHERE time < ? AND NOT EXISTS
+                        (SELECT 1 FROM shows WHERE shows.name = messages.show AND shows.pinned = messages.id)
+                    ORDER BY time LIMIT ?)
+                """).bind(.integer(time), .int(limit)).run()
+            let removed = database.changes
+            try database.statement("DELETE FROM timeouts WHERE until < ?").bind(.integer(time)).run()
+            return removed
+        }
+    }
+
     /// Every show that has an OBS key.
     public func ingestKeyOwners() throws(StoreError) -> [IngestKeyOwner] {
         let select = try database.statement("""

@@ -38,13 +38,19 @@ public final class ShowServer: Sendable {
         /// Told each show's published tiles and main picture whenever they change (on the shows' loop: keep it
         /// quick), for what packages the pictures (LL-HLS's main playlist follows the host's choice).
         public var onPictures: @Sendable (_ stream: String, _ tiles: [TileKind], _ main: TileKind?) -> Void
+        /// How long chat is kept: older messages (but a pinned one) are removed from the store when the server
+        /// starts and every ``pruneInterval``; nil keeps everything.
+        public var chatRetention: Duration?
+        /// How often old chat is looked for.
+        public var pruneInterval: Duration
 
         /// Creates a configuration.
         public init(catalog: StreamCatalog, secret: TokenSecret,
                     makeStore: @escaping @Sendable () throws(StoreError) -> any ShowStore, historyLimit: Int = 500,
                     fanOut: @escaping @Sendable ([UInt8], [any ShowConnection]) -> Void = ShowServer.fanOut,
                     onEvent: @escaping @Sendable (ShowServerEvent) -> Void = { _ in },
-                    onPictures: @escaping @Sendable (String, [TileKind], TileKind?) -> Void = { _, _, _ in }) {
+                    onPictures: @escaping @Sendable (String, [TileKind], TileKind?) -> Void = { _, _, _ in },
+                    chatRetention: Duration? = .seconds(30 * 86_400), pruneInterval: Duration = .seconds(3600)) {
             self.catalog = catalog
             self.secret = secret
             self.makeStore = makeStore
@@ -52,6 +58,8 @@ public final class ShowServer: Sendable {
             self.fanOut = fanOut
             self.onEvent = onEvent
             self.onPictures = onPictures
+            self.chatRetention = chatRetention
+            self.pruneInterval = pruneInterval
         }
     }
 
@@ -119,6 +127,10 @@ public final class ShowServer: Sendable {
             throw StoreError("the shows' event loop stopped: \(error)")
         }
         hub.withLock { $0 = bound }
+        if let retention = configuration.chatRetention {
+            ChatPruner(retention: retention, interval: configuration.pruneInterval, loop: loop, worker: worker,
+                       onEvent: configuration.onEvent).start()
+        }
     }
 
     /// Closes every connection (1001), lets the store finish the writes already given to it, and stops.

@@ -6,6 +6,8 @@ public enum ShowServerEvent: Sendable, Equatable, CustomStringConvertible {
     case publishersCut(show: String, reason: String)
     /// A connection was closed for sending too many malformed messages.
     case connectionDropped(session: UInt64, reason: String)
+    /// Chat older than the retention was removed from the store.
+    case chatPruned(messages: Int, olderThanDays: Double)
 
     /// One log line.
     public var description: String {
@@ -13,6 +15,13 @@ public enum ShowServerEvent: Sendable, Equatable, CustomStringConvertible {
         case .storeFailed(let show, let reason): "show \(show): the store failed: \(reason)"
         case .publishersCut(let show, let reason): "show \(show): publishers cut (\(reason))"
         case .connectionDropped(let session, let reason): "show session \(session) dropped: \(reason)"
+        case .chatPruned(let messages, let days):
+            "shows: \(messages) chat message\(messages == 1 ? "" : "s") older than \(Self.days(days)) removed"
         }
+    }
+
+    private static func days(_ days: Double) -> String {
+        if days >= 1, days == days.rounded() { return "\(Int(days)) day\(days == 1 ? "" : "s")" }
+        return "\(Int((days * 86_400).rounded())) s"
     }
 }

@@ -18,6 +18,7 @@ final class StoreWorker: Sendable {
         case open(@Sendable (Result<[IngestKeyOwner], StoreError>) -> Void)
         case load(String, historyLimit: Int, now: Int64, @Sendable (Result<ShowRecord, StoreError>) -> Void)
         case commit(show: String, StoreWrite, @Sendable (Result<StoreFact, StoreError>) -> Void)
+        case prune(before: Int64, limit: Int, @Sendable (Result<Int, StoreError>) -> Void)
         case stop
     }
 
@@ -105,6 +106,17 @@ final class StoreWorker: Sendable {
                     }
                     do {
                         reply(.success(try store.load(name, historyLimit: limit, now: now)))
+                    } catch {
+                        reply(.failure(error))
+                    }
+                case .prune(let time, let limit, let reply):
+                    flush()
+                    guard let store else {
+                        reply(.failure(openFailure ?? StoreError("the store is not open")))
+                        continue
+                    }
+                    do {
+                        reply(.success(try store.prune(before: time, limit: limit)))
                     } catch {
                         reply(.failure(error))
                     }

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import HTTP
 import HTTPServer
+import Locking
 import WebSocket
 
 /// The server side of items 9-11, in a process of its own (`stream-bench http-child PORT DIR`) so its CPU and

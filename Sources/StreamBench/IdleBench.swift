@@ -4,6 +4,7 @@ import Glibc
 import Broadcast
 import Engine
 import Foundation
+import Locking
 import StreamCore
 
 /// Item 8: what waiting costs. The CPU of an idle `stream serve`, and of a broadcast paused with its output live (the

@@ -1,5 +1,6 @@
 import FLV
 import Foundation
+import Locking
 import Publisher
 import StreamCore
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import HTTPClient
+import Locking
 
 /// Item 10: one sender, 1000 receivers. The sender (a `WebSocketClient`) sends chat-sized JSON messages carrying
 /// their send time to `HTTPServer`'s fan-out route (its own process), which encodes each once and sends it to every

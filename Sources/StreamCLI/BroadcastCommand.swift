@@ -10,6 +10,7 @@ import Foundation
 import HTTPClient
 import Publisher
 import Locking
+import Recording
 import StreamCore
 import Transport
 import WebRTC
@@ -29,8 +30,11 @@ struct BroadcastCommand: Command {
         URL in order; without it the first URL takes the saved key and the others' keys are read from standard
         input, one line each. A slow or dead destination drops and reconnects on its own without slowing the
         others; adaptive bitrate follows the destinations that keep up. With --record FILE the stream is also
-        written to FILE; with --record and no URL (and no saved credentials) it is only recorded. Ctrl-C ends the
-        broadcast cleanly.
+        written to FILE (a new file: an existing one is never overwritten), as fragmented MP4 when FILE ends in
+        .mp4 (plays in browsers and QuickTime), else FLV; with --record and no URL (and no saved credentials) it
+        is only recorded. When the disk fills, the recording stops with the reason, the
+        file is kept up to its last whole tag with its real duration, the other destinations go on, and the
+        broadcast exits 1 at its end. Ctrl-C ends the broadcast cleanly.
         --source screen captures the X11 display ($DISPLAY or --display) with the saved audio input (the default
         input, with a warning, when it is gone), mixed with the system audio when include-app-audio is on.
         On Wayland it works only through XWayland (the desktop portal is not supported).
@@ -85,7 +89,16 @@ struct BroadcastCommand: Command {
                 caFile: broadcastOptions.caFile, socketSendBufferSize: RTMPSink.socketSendBufferSize(for: settings))))
         }
         if let record = broadcastOptions.recordPath {
-            sinks.append(FLVFileSink(path: record))
+            // Said before going live; the sink creates the file exclusively too, so a race cannot overwrite one.
+            guard access(record, F_OK) != 0 else {
+                throw CLIError.usage("--record \(record): the file exists; choose another name or remove it "
+                                        + "(nothing was overwritten)")
+            }
+            if !whipTargets.isEmpty && RecordingFormat(path: record) == .mp4 {
+                throw CLIError.usage("--record \(record): MP4 recordings take AAC audio and WHIP sends Opus; "
+                                        + "record to a .flv file")
+            }
+            sinks.append(RecordingSink(path: record))
         }
         guard !sinks.isEmpty else {
             throw CLIError.usage("nothing to broadcast to: give a URL, save credentials with 'stream credentials "
@@ -115,7 +128,7 @@ struct BroadcastOptions {
         .value("test-size", valueName: "WxH", help: "The test screen's size (default 1920x1080)."),
         .value("camera-position", valueName: "front|back", help: "Front is mirrored."),
         .value("ca-file", valueName: "FILE", help: "Extra CA certificate (PEM) to trust for RTMPS and HTTPS."),
-        .value("record", valueName: "FILE", help: "Also write the stream to an FLV file."),
+        .value("record", valueName: "FILE", help: "Also write the stream to a new file (FILE.mp4: MP4, else FLV)."),
     ]
 
     var configuration: BroadcastConfiguration
@@ -235,7 +248,7 @@ struct BroadcastOptions {
                 }
                 key = line.trimmed
             }
-            try StreamCredentials.validateStreamKey(key)
+            try StreamCredentials.validateStreamKey(key, for: url.scheme)
             ingests.append(StreamCredentials(url: url, streamKey: key))
         }
         return ingests

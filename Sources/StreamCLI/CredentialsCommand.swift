@@ -38,7 +38,7 @@ struct CredentialsSetCommand: Command {
             throw CLIError.usage("no stream key: type it at the prompt or pipe it on stdin")
         }
         let key = line.trimmed
-        try StreamCredentials.validateStreamKey(key)
+        try StreamCredentials.validateStreamKey(key, for: url.scheme)
         if url.tcUrl.contains(key) {
             throw CLIError.usage("the URL already contains the stream key: give the server URL without it "
                                     + "(e.g. rtmps://live.restream.io/live)")

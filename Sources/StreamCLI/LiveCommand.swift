@@ -7,6 +7,7 @@ import Glibc
 import Foundation
 #endif
 import LiveProtocol
+import Locking
 import RealtimeBroadcast
 import RealtimeCalls
 

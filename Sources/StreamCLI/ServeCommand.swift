@@ -6,22 +6,26 @@ import Foundation
 #endif
 import HTTPServer
 import IngestServer
+import Locking
+import Recording
 import Transport
 
 /// `stream serve`: an RTMP/RTMPS ingest that relays each stream to players and records it.
 struct ServeCommand: Command {
     let name = "serve"
-    let summary = "Run an RTMP/RTMPS ingest server: accept publishers, relay to players, record to FLV."
+    let summary = "Run an RTMP/RTMPS ingest server: accept publishers, relay to players, record to FLV or MP4."
     let discussion = """
         Publishers (OBS, ffmpeg, `stream broadcast`) push to rtmp://HOST:PORT/APP with a stream key; players
         (ffplay, ffmpeg, VLC) play rtmp://HOST:PORT/APP/KEY. A new player starts at the last keyframe. Each publish
-        is recorded as APP-TAG-TIME.flv, where TAG is a short one-way tag of the key: the key itself never appears
-        in file names or logs. Without --keys-file any key may publish, as with nginx-rtmp. A query on the app or
+        is recorded as APP-TAG-TIME.flv (or .mp4 with --record-format mp4: fragmented MP4, a fragment per keyframe,
+        H.264/AAC), where TAG is a short one-way tag of the key: the key itself never appears in file names or
+        logs. Without --keys-file any key may publish, as with nginx-rtmp. A query on the app or
         key (live?token=t1) is not part of the stream's name. Until a peer may publish it can send only commands
         (64 KiB); all peers' unfinished messages, and all players' queues, have a 64 MiB budget each (past it, the
         peers holding the most are closed, the players holding the most skip to the next keyframe). Peers past
         --max-connections are logged, a line every few seconds with counts. A --record-dir that cannot be written
-        is an error at start; when the disk fills, the file is closed at its last whole tag, the stream goes on,
+        is an error at start; when the disk fills, the file is closed at its last whole tag (or MP4 fragment), the
+        stream goes on,
         and recording resumes in a new file once space is freed. Ctrl-C stops the server and closes the
         recordings cleanly. It also serves HTTP (GET /v1/health answers a small JSON status; see docs/http.md)
         unless --no-http. Every publish is served there as LL-HLS (docs/hls.md): /hls/APP/TAG/index.m3u8, printed
@@ -38,6 +42,7 @@ struct ServeCommand: Command {
         .value("tls-cert", valueName: "FILE", help: "PEM certificate chain for RTMPS."),
         .value("tls-key", valueName: "FILE", help: "PEM private key for RTMPS."),
         .value("record-dir", valueName: "DIR", help: "Where recordings go (default $XDG_DATA_HOME/stream/recordings)."),
+        .value("record-format", valueName: "flv|mp4", help: "The recordings' container (default flv)."),
         .flag("no-record", help: "Do not record."),
         .value("keys-file", valueName: "FILE", help: "Allowed stream keys, one a line; others are refused."),
         .value("max-connections", valueName: "N", help: "Most connections at once per listener (default 512)."),
@@ -184,6 +189,12 @@ struct ServeCommand: Command {
                 throw CLIError.failure("cannot create the recording directory \(directory): \(error)")
             }
             configuration.recordDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
+        }
+        if let text = arguments.value("record-format") {
+            guard let format = RecordingFormat(rawValue: text.lowercased()) else {
+                throw CLIError.usage("--record-format \(text.prefix(20)) is not flv or mp4")
+            }
+            configuration.recordFormat = format
         }
         return configuration
     }

@@ -6,6 +6,7 @@ import Foundation
 #endif
 import HTTP
 import HTTPServer
+import Locking
 import Transport
 
 /// `stream serve`'s HTTP side (docs/http.md): its options, its routes and its server. Later issues add their

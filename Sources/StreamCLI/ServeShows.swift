@@ -7,6 +7,7 @@ import Foundation
 import IngestServer
 import LiveProtocol
 import LiveShows
+import Locking
 import ShowServer
 import SQLiteShowStore
 
@@ -24,6 +25,8 @@ struct ServeShows {
                help: "Where shows keep chat, bans and keys (default $XDG_DATA_HOME/stream)."),
         .value("ingest-url", valueName: "URL",
                help: "The RTMP(S) URL hosts are told to publish to (default: from the ingest's listener)."),
+        .value("chat-retention", valueName: "DAYS",
+               help: "Remove chat older than this, but pinned messages (default 30; 0 keeps all)."),
     ]
 
     let server: ShowServer
@@ -39,7 +42,8 @@ struct ServeShows {
                      onPictures: @escaping @Sendable (String, [TileKind], TileKind?) -> Void = { _, _, _ in })
         throws -> ServeShows? {
         guard let file = arguments.value("shows") else {
-            for option in ["token-secret-file", "data-dir", "ingest-url"] where arguments.value(option) != nil {
+            for option in ["token-secret-file", "data-dir", "ingest-url", "chat-retention"]
+            where arguments.value(option) != nil {
                 throw CLIError.usage("--\(option) needs --shows FILE")
             }
             return nil
@@ -63,12 +67,18 @@ struct ServeShows {
         if let ingestURL, !(ingestURL.hasPrefix("rtmp://") || ingestURL.hasPrefix("rtmps://")) {
             throw CLIError.usage("--ingest-url must be an rtmp:// or rtmps:// URL, not '\(ingestURL.prefix(60))'")
         }
+        let retention = try arguments.value("chat-retention").map { text -> Duration? in
+            guard let days = Double(text), days >= 0, days <= 36_500, days.isFinite else {
+                throw CLIError.usage("--chat-retention \(text.prefix(20)) is not a number of days from 0 to 36500")
+            }
+            return days == 0 ? nil : .seconds(days * 86_400)
+        } ?? .seconds(30 * 86_400)
         let server: ShowServer
         do {
             server = try ShowServer(configuration: ShowServer.Configuration(
                 catalog: catalog, secret: secret,
                 makeStore: { () throws(StoreError) -> any ShowStore in try SQLiteShowStore(directory: directory) },
-                onEvent: onEvent, onPictures: onPictures))
+                onEvent: onEvent, onPictures: onPictures, chatRetention: retention))
         } catch {
             throw CLIError.failure(error.reason)
         }

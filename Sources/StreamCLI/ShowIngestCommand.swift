@@ -1,5 +1,6 @@
 import JSON
 import LiveProtocol
+import Locking
 import RealtimeCalls
 
 /// `stream show ingest SERVER STREAM [--renew] [--json]`: the OBS URL and stream key of a show (host only).

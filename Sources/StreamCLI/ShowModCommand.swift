@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import Locking
 import RealtimeCalls
 
 /// `stream show mod SERVER STREAM ACTION ...`: one moderation call (host or mod).

@@ -17,6 +17,9 @@ public struct StreamCredentials: Sendable, Equatable, CustomStringConvertible, C
 
     /// The longest accepted stream key, in UTF-8 bytes.
     public static let maximumStreamKeyLength = 1024
+    /// The longest accepted WHIP bearer token, in UTF-8 bytes: JWTs with many claims pass 1 KB, and HTTP servers
+    /// commonly take 8 KB of request headers.
+    public static let maximumTokenLength = 6 * 1024
 
     /// Creates credentials.
     /// - Parameters:
@@ -38,18 +41,23 @@ public struct StreamCredentials: Sendable, Equatable, CustomStringConvertible, C
         Mirror(self, children: ["url": url.tcUrl, "streamKey": Redaction.mask])
     }
 
-    /// Checks a key a user typed: not empty, at most 1024 bytes, no whitespace or control characters.
-    /// - Parameter key: the key, already stripped of a trailing newline.
+    /// Checks a key a user typed: not empty, at most 1024 bytes (a WHIP bearer token: 6 KB), no whitespace or
+    /// control characters.
+    /// - Parameters:
+    ///   - key: the key, already stripped of a trailing newline.
+    ///   - scheme: where it goes: a WHIP endpoint (http, https) takes a bearer token.
     /// - Throws: `CredentialsError` describing the problem without echoing the key.
-    public static func validateStreamKey(_ key: String) throws {
+    public static func validateStreamKey(_ key: String, for scheme: IngestURL.Scheme = .rtmp) throws {
+        let what = scheme.isWHIP ? "bearer token" : "stream key"
+        let limit = scheme.isWHIP ? maximumTokenLength : maximumStreamKeyLength
         if key.isEmpty {
-            throw CredentialsError("the stream key is empty: copy it from your streaming service's dashboard")
+            throw CredentialsError("the \(what) is empty: copy it from your streaming service's dashboard")
         }
-        if key.utf8.count > maximumStreamKeyLength {
-            throw CredentialsError("the stream key is longer than \(maximumStreamKeyLength) bytes")
+        if key.utf8.count > limit {
+            throw CredentialsError("the \(what) is longer than \(limit) bytes")
         }
         if key.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
-            throw CredentialsError("the stream key contains spaces or control characters: paste it again")
+            throw CredentialsError("the \(what) contains spaces or control characters: paste it again")
         }
     }
 

@@ -90,7 +90,8 @@ final class PublisherPeer {
         ice = ICEAgent(configuration: .init(localUfrag: Self.token(8, &random), localPwd: Self.token(24, &random),
                                             tieBreaker: random.next(), stunServer: configuration.stunServer,
                                             consentInterval: configuration.consentInterval,
-                                            consentTimeout: configuration.consentTimeout),
+                                            consentTimeout: configuration.consentTimeout,
+                                            silenceTimeout: configuration.silenceTimeout),
                        hostAddresses: [])
         packetizer = H264Packetizer(maximumPayloadSize: configuration.maximumPayloadSize)
         pacer = Pacer(bitsPerSecond: (configuration.videoBitrateKbps + configuration.audioBitrateKbps) * 1000)
@@ -270,6 +271,7 @@ final class PublisherPeer {
             // After the handshake: a peer that missed our last flight sends its own again (OpenSSL answers with
             // ours), or it closes the association.
             guard case .connected(let media) = phase, let output = try? media.dtls.receive(bytes) else { return }
+            ice.heard(now: now)
             for datagram in output.datagrams { socket?.send(datagram, to: source) }
             if output.closed { fail(WebRTCError(.ice, "the endpoint closed the DTLS association (close_notify)")) }
             return
@@ -309,6 +311,8 @@ final class PublisherPeer {
         guard case .connected(var media) = phase, RTPPacket.isRTCP(bytes),
               let plain = try? media.inbound.unprotect(rtcp: bytes),
               let packets = try? RTCPPacket.decodeCompound(plain) else { return }
+        // Only what decrypts counts: a forged datagram cannot keep a dead path alive.
+        ice.heard(now: now)
         let ours = Set([media.streams.video?.ssrc, media.streams.audio?.ssrc].compactMap { $0 })
         for packet in packets {
             switch packet {
@@ -446,7 +450,8 @@ final class PublisherPeer {
             case .connected(let address):
                 iceConnected(to: address)
             case .failed(let reason):
-                fail(WebRTCError(.ice, "no path to the WHIP endpoint: \(reason)"))
+                fail(WebRTCError(.ice, "no path to the WHIP endpoint: \(reason)",
+                                 silentFor: ice.lastHeardFromPeer.map { now - $0 }))
             }
         }
     }

@@ -197,17 +197,14 @@ public actor WHIPSink: MediaSink {
 
     private func check() throws(BroadcastError) {
         guard let failure = link.withLock({ $0.failure }) else { return }
-        throw BroadcastError(.connectionLost, redact("\(label): \(failure.message)"), isTransient: failure.isTransient)
+        throw BroadcastError(.connectionLost, redact("\(label): \(failure.message)"), isTransient: failure.isTransient,
+                             silentFor: failure.silentFor)
     }
 
-    /// The WHIP layer never puts the token in a message; this is a second guard for tokens long enough that
-    /// masking them cannot mangle ordinary words (a one-letter token would mask every "t").
+    /// The WHIP layer never puts the token in a message; this is a second guard.
     private func redact(_ text: String) -> String {
-        guard let token, token.count >= Self.shortestRedactedToken else { return text }
-        return Redaction.redact(text, secrets: [token])
+        Redaction.redact(text, secrets: [token ?? ""])
     }
-
-    private static let shortestRedactedToken = 8
 }
 
 /// RFC 7587 §4.1: Opus's RTP clock is 48 kHz whatever the audio; the broadcaster sends 20 ms packets.

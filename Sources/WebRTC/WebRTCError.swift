@@ -44,11 +44,14 @@ public struct WebRTCError: Error, Hashable, CustomStringConvertible {
     public let code: Code
     /// What happened and what to do.
     public let message: String
+    /// For a lost path: how long the endpoint had sent nothing when it was given up (the outage began then).
+    public let silentFor: Duration?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, silentFor: Duration? = nil) {
         self.code = code
         self.message = message
+        self.silentFor = silentFor
     }
 
     /// Whether a new session may work (a lost path or a failed handshake, not a refused answer).

@@ -32,6 +32,9 @@ public final class WebRTCPublisher: Sendable {
         public var consentInterval: Duration
         /// See ``consentInterval``.
         public var consentTimeout: Duration
+        /// How long the endpoint may send nothing at all (no consent answer, no RTCP) before the path counts as
+        /// gone; nil leaves it to consent (30 s).
+        public var silenceTimeout: Duration?
         /// The largest RTP payload (H.264 NAL units above it are split into FU-A fragments); lower it for paths
         /// with a small MTU (tunnels, VPNs).
         public var maximumPayloadSize: Int
@@ -41,7 +44,7 @@ public final class WebRTCPublisher: Sendable {
                     sendVideo: Bool = true, sendAudio: Bool = true, profileLevelID: String = "42e01f",
                     videoBitrateKbps: Int = 2500, audioBitrateKbps: Int = 64, cname: String = "stream",
                     consentInterval: Duration = .seconds(5), consentTimeout: Duration = .seconds(30),
-                    maximumPayloadSize: Int = 1200) {
+                    silenceTimeout: Duration? = .seconds(10), maximumPayloadSize: Int = 1200) {
             self.bindHost = bindHost
             self.includeLoopback = includeLoopback
             self.stunServer = stunServer
@@ -53,6 +56,7 @@ public final class WebRTCPublisher: Sendable {
             self.cname = cname
             self.consentInterval = consentInterval
             self.consentTimeout = consentTimeout
+            self.silenceTimeout = silenceTimeout
             self.maximumPayloadSize = min(max(maximumPayloadSize, 100), 1400)
         }
     }

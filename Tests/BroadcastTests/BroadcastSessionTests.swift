@@ -18,7 +18,7 @@ extension LiveBroadcastTests {
             let configuration = BroadcastConfiguration(settings: settings,
                                                        screenSize: PixelSize(width: 360, height: 640),
                                                        duration: .seconds(3))
-            let output = BroadcastOutput(sink: FLVFileSink(path: path))
+            let output = BroadcastOutput(sink: RecordingSink(path: path))
             let session = try BroadcastSession(configuration: configuration, outputs: [output])
             #expect(session.encodeSize == PixelSize(width: 360, height: 640))
             let final = await session.run()
@@ -66,7 +66,7 @@ extension LiveBroadcastTests.BroadcastSessionTests {
         let configuration = BroadcastConfiguration(settings: settings, screenSize: PixelSize(width: 640, height: 360),
                                                    camera: .y4m(path: camera), duration: .seconds(3))
         let session = try BroadcastSession(configuration: configuration,
-                                           outputs: [BroadcastOutput(sink: FLVFileSink(path: path))])
+                                           outputs: [BroadcastOutput(sink: RecordingSink(path: path))])
         async let final = session.run()
         // Warm-up: the first two seconds (every pool meets its largest use while the camera's reading
         // thread and the media thread settle).
@@ -101,17 +101,22 @@ extension LiveBroadcastTests.BroadcastSessionTests {
 }
 
 extension LiveBroadcastTests.BroadcastSessionTests {
+    /// A 320x180 test-source session at 400 kbit/s recording `seconds` to `path`.
+    static func smallRecording(to path: String, seconds: Int) throws -> BroadcastSession {
+        var settings = StreamSettings.defaults(for: .p480, frameRate: .fps24)
+        settings.videoBitrateKbps = 400
+        let configuration = BroadcastConfiguration(settings: settings, screenSize: PixelSize(width: 320, height: 180),
+                                                   duration: .seconds(seconds))
+        return try BroadcastSession(configuration: configuration,
+                                    outputs: [BroadcastOutput(sink: RecordingSink(path: path))])
+    }
+
     /// A paused session captures and encodes nothing (its media thread sleeps) and its clock holds: the recording
     /// goes on where it stopped, without a gap in its timestamps.
     @Test func aPausedSessionHoldsItsClockAndResumesWhereItStopped() async throws {
         let work = try TemporaryDirectory()
         let path = work.file("paused.flv")
-        var settings = StreamSettings.defaults(for: .p480, frameRate: .fps24)
-        settings.videoBitrateKbps = 400
-        let configuration = BroadcastConfiguration(settings: settings, screenSize: PixelSize(width: 320, height: 180),
-                                                   duration: .seconds(3))
-        let session = try BroadcastSession(configuration: configuration,
-                                           outputs: [BroadcastOutput(sink: FLVFileSink(path: path))])
+        let session = try Self.smallRecording(to: path, seconds: 3)
         let started = ContinuousClock.now
         async let final = session.run()
         try await Task.sleep(for: .seconds(1))
@@ -128,5 +133,56 @@ extension LiveBroadcastTests.BroadcastSessionTests {
         #expect((times.last ?? 0) < 3.1, "the stream ends at \(times.last ?? 0) s")
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
         #expect(gaps.allSatisfy { $0 < 0.2 }, "a gap of \(gaps.max() ?? 0) s")
+    }
+}
+
+extension LiveBroadcastTests.BroadcastSessionTests {
+    /// Camera off and microphone off while live: the recording goes on with black pictures and silence for that
+    /// span (ffmpeg's blackdetect and silencedetect find exactly one span each) and its timing has no gap.
+    @Test func aHiddenPictureIsBlackAndAMutedSoundIsSilentWhileTheStreamGoesOn() async throws {
+        let work = try TemporaryDirectory()
+        let path = work.file("switches.flv")
+        let session = try Self.smallRecording(to: path, seconds: 5)
+        async let final = session.run()
+        try await Task.sleep(for: .seconds(1.5))
+        session.setVideoHidden(true)
+        session.setAudioMuted(true)
+        try await Task.sleep(for: .seconds(2))
+        session.setVideoHidden(false)
+        session.setAudioMuted(false)
+        #expect(await final == .ended(.durationReached))
+
+        let run = try Subprocess.run("ffmpeg", ["-v", "info", "-nostats", "-i", path,
+                                                "-vf", "blackdetect=d=0.5:pix_th=0.05",
+                                                "-af", "silencedetect=n=-60dB:d=0.5", "-f", "null", "-"], timeout: 60)
+        #expect(run.status == 0, "\(run.stderr)")
+        func spans(_ name: String) -> [(Double, Double)] {
+            run.stderr.split(separator: "\n").compactMap { line -> (Double, Double)? in
+                guard line.contains("\(name)_start"), line.contains("\(name)_end") else { return nil }
+                func value(_ key: String) -> Double? {
+                    line.components(separatedBy: "\(key):").dropFirst().first?
+                        .split(separator: " ").first.flatMap { Double($0) }
+                }
+                return value("\(name)_start").flatMap { start in value("\(name)_end").map { (start, $0) } }
+            }
+        }
+        let black = spans("black")
+        #expect(black.count == 1, "black spans \(black)\n\(run.stderr)")
+        if let (start, end) = black.first {
+            #expect(start > 0.8 && start < 2.5 && end - start > 1.5 && end - start < 2.6, "black \(start)-\(end) s")
+        }
+        // silencedetect prints its start and end on separate lines.
+        let silenceStarts = run.stderr.components(separatedBy: "silence_start: ").dropFirst()
+            .compactMap { Double($0.prefix { $0 == "." || $0.isNumber }) }
+        let silenceEnds = run.stderr.components(separatedBy: "silence_end: ").dropFirst()
+            .compactMap { Double($0.prefix { $0 == "." || $0.isNumber }) }
+        #expect(silenceStarts.count == 1 && silenceEnds.count == 1, "silence \(silenceStarts) \(silenceEnds)")
+        if let start = silenceStarts.first, let end = silenceEnds.first {
+            #expect(start > 0.8 && start < 2.5 && end - start > 1.5 && end - start < 2.6, "silence \(start)-\(end) s")
+        }
+        let times = try ProbeReport.packetTimes(path, stream: "v:0")
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(gaps.allSatisfy { $0 < 0.2 }, "a gap of \(gaps.max() ?? 0) s")
+        #expect((times.last ?? 0) > 4.5)
     }
 }

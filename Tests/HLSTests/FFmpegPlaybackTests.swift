@@ -35,7 +35,7 @@ import TestSupport
         let flv = try MediaFixture.makeFLVWithBFrames(in: work, seconds: 6, gop: 30)
 
         var packager = LLHLSPackager(epoch: "p1")
-        for tag in try FLVFile.tags(of: flv) {
+        for tag in try FLVTags.of(flv) {
             _ = packager.append(tag, wallClock: 1_800_000_000_000 + Int64(tag.timestamp))
         }
         _ = packager.finish()

@@ -12,14 +12,21 @@ private struct Link {
     var connectedB: TransportAddress?
     var failures: [String] = []
     var dropEverything = false
+    /// Datagrams A sent (delivered or not).
+    var sentByA = 0
+    /// How long B's datagrams take to reach A (a long round trip).
+    var delayToA: Duration = .zero
+    private var inFlightToA: [(at: Duration, bytes: [UInt8])] = []
 
     init(tieBreakerA: UInt64 = 2, tieBreakerB: UInt64 = 1, consent: Duration = .seconds(5),
-         consentTimeout: Duration = .seconds(30)) {
+         consentTimeout: Duration = .seconds(30), silenceTimeout: Duration? = nil) {
         a = ICEAgent(configuration: .init(localUfrag: "aaaa", localPwd: "passwordpasswordA00000", tieBreaker: tieBreakerA,
-                                          consentInterval: consent, consentTimeout: consentTimeout),
+                                          consentInterval: consent, consentTimeout: consentTimeout,
+                                          silenceTimeout: silenceTimeout),
                      hostAddresses: [addressA])
         b = ICEAgent(configuration: .init(localUfrag: "bbbb", localPwd: "passwordpasswordB00000", tieBreaker: tieBreakerB,
-                                          consentInterval: consent, consentTimeout: consentTimeout),
+                                          consentInterval: consent, consentTimeout: consentTimeout,
+                                          silenceTimeout: silenceTimeout),
                      hostAddresses: [addressB])
     }
 
@@ -36,8 +43,11 @@ private struct Link {
         for action in actions {
             switch action {
             case .send(let bytes, let destination):
+                if fromA { sentByA += 1 }
                 guard !dropEverything else { continue }
-                if fromA {
+                if !fromA && delayToA > .zero {
+                    inFlightToA.append((now + delayToA, bytes))
+                } else if fromA {
                     #expect(destination == addressB)
                     deliver(b.receive(bytes, from: addressA, now: now), fromA: false)
                 } else {
@@ -58,6 +68,10 @@ private struct Link {
         let end = now + duration
         while now < end {
             now += step
+            while let first = inFlightToA.first, first.at <= now {
+                inFlightToA.removeFirst()
+                deliver(a.receive(first.bytes, from: addressB, now: now), fromA: true)
+            }
             deliver(a.tick(now: now), fromA: true)
             deliver(b.tick(now: now), fromA: false)
         }
@@ -92,6 +106,58 @@ struct ICEAgentTests {
         link.run(for: .milliseconds(400))
         #expect(link.a.phase == .failed)
         #expect(link.failures.contains { $0.contains("consent") })
+    }
+
+    /// A path that dies silently is noticed after the silence timeout (10 s), not after consent's 30 s; once the
+    /// peer has been quiet for a consent interval, checks go every 500 ms so a lossy but live path answers first.
+    @Test func aSilentPathIsNoticedAfterTheSilenceTimeout() {
+        var link = Link(silenceTimeout: .seconds(10))
+        link.start()
+        link.run(for: .seconds(20))
+        #expect(link.a.phase == .connected && link.failures.isEmpty)
+        link.dropEverything = true
+        let sentBefore = link.sentByA
+        // The last thing heard came at most one consent interval (+20 %) before the drop: the path is given up
+        // between 4 and 10 s after it, not at consent's 30 s.
+        link.run(for: .seconds(4))
+        #expect(link.a.phase == .connected)
+        link.run(for: .milliseconds(6_100))
+        #expect(link.a.phase == .failed)
+        #expect(link.failures.contains { $0.contains("sent nothing for 10") }, "\(link.failures)")
+        // Checks every 500 ms through the last 5 s of silence (the first may be in flight at the drop).
+        #expect(link.sentByA - sentBefore >= 7, "\(link.sentByA - sentBefore) checks while silent")
+    }
+
+    /// What the driver hears (RTCP, DTLS) keeps a path alive between consent answers.
+    @Test func whatTheDriverHearsKeepsThePathAlive() {
+        var link = Link(silenceTimeout: .seconds(10))
+        link.start()
+        link.run(for: .seconds(1))
+        link.dropEverything = true
+        for _ in 0..<20 {
+            link.run(for: .seconds(1))
+            link.a.heard(now: link.now)
+        }
+        #expect(link.a.phase == .connected, "\(link.failures)")
+        // Consent itself still expires: RFC 7675 wants an answer within 30 s whatever else comes.
+        for _ in 0..<12 {
+            link.run(for: .seconds(1))
+            link.a.heard(now: link.now)
+        }
+        #expect(link.a.phase == .failed)
+        #expect(link.failures.contains { $0.contains("consent") }, "\(link.failures)")
+    }
+
+    /// On a path with a 1 s round trip, consent answers come long after any retransmission timeout and still count.
+    @Test func aSlowConsentAnswerStillCounts() {
+        var link = Link(silenceTimeout: .seconds(10))
+        link.start()
+        link.run(for: .seconds(1))
+        #expect(link.a.phase == .connected)
+        link.delayToA = .seconds(1)
+        link.run(for: .seconds(70))
+        #expect(link.a.phase == .connected, "\(link.failures)")
+        #expect(link.failures.isEmpty)
     }
 
     @Test func checksGiveUpWhenNothingAnswers() {

@@ -1,3 +1,4 @@
+import FLV
 import Foundation
 import StreamCLI
 import TestSupport
@@ -46,6 +47,65 @@ import Testing
         let published = try #require(nginx.recordings().first, "nginx recorded nothing: \(nginx.errorLog)")
         #expect(try ProbeReport.probe(published).video?.width == 320)
         #expect(try ProbeReport.probe(file).video?.width == 320)
+    }
+
+    /// A file named .mp4 is recorded as fragmented MP4 (H.264 and AAC), which ffmpeg decodes cleanly; WHIP's Opus
+    /// cannot go into it, which is said before anything starts.
+    @Test func aRecordingNamedMP4IsMP4() throws {
+        let home = try TemporaryDirectory()
+        let file = home.file("show.mp4")
+        let run = Self.stream(["broadcast", "--record", file, "--duration", "2"] + Self.small, home: home)
+        #expect(run.exitCode == 0, "\(run.error)")
+        let report = try ProbeReport.probe(file)
+        #expect(report.video?.codecName == "h264" && report.audio?.codecName == "aac")
+        #expect((34...49).contains(report.video?.frameCount ?? 0), "\(String(describing: report.video))")
+        #expect(try ProbeReport.decodeErrors(file) == "")
+        let header = try FileHandle(forReadingFrom: URL(fileURLWithPath: file)).readData(ofLength: 8)
+        #expect(String(decoding: header.suffix(4), as: UTF8.self) == "ftyp")
+
+        let whip = Self.stream(["broadcast", "http://127.0.0.1:9/whip", "--token-stdin", "--record",
+                                home.file("whip.mp4"), "--duration", "1"], stdin: "token\n", home: home)
+        #expect(whip.exitCode == 2, "\(whip.error)")
+        #expect(whip.error.contains("MP4 recordings take AAC audio and WHIP sends Opus"), "\(whip.error)")
+    }
+
+    @Test func anExistingRecordingIsNeverOverwritten() throws {
+        let home = try TemporaryDirectory()
+        let file = home.file("yesterday.flv")
+        try Data("yesterday's show".utf8).write(to: URL(fileURLWithPath: file))
+        let run = Self.stream(["broadcast", "--record", file, "--duration", "1"] + Self.small, home: home)
+        #expect(run.exitCode == 2, "\(run.output)\(run.error)")
+        #expect(run.error.contains("--record \(file): the file exists"), "\(run.error)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "yesterday's show")
+    }
+
+    /// `--record` onto a disk that fills up (a small tmpfs: CI runs as root) while publishing to nginx-rtmp: the
+    /// recording stops with the reason in plain words, the file is kept up to its last whole tag with its real
+    /// duration, and the broadcast to the ingest goes on to the end.
+    @Test func aRecordingOnAFullDiskStopsCleanlyWhileTheBroadcastGoesOn() throws {
+        let nginx = try NginxRTMP()
+        let home = try TemporaryDirectory()
+        let disk = try TmpfsMount(sizeBytes: 2 << 20)
+        try disk.fill(leaving: 200_000)
+        let file = disk.file("full.flv")
+        let run = Self.stream(["broadcast", nginx.rtmpURL, "--key-stdin", "--record", file, "--duration", "4",
+                               "--quality", "480", "--fps", "24", "--test-size", "320x180", "--video-bitrate", "1500"],
+                              stdin: "full-disk-key\n", home: home)
+        nginx.stop()
+        let said = run.output + run.error
+        #expect(run.exitCode == 1, "the recording failed, so the broadcast did not end as asked: \(said)")
+        #expect(run.error.contains("record \(file) failed: recording to \(file) stopped: the disk is full; the file "
+                                    + "was closed at its last whole tag"), "\(said)")
+        #expect(!said.contains("full-disk-key"))
+        // The ingest got the whole broadcast: about 4 s, not the second or so the disk held.
+        let published = try #require(nginx.recordings().first, "nginx recorded nothing: \(nginx.errorLog)")
+        #expect((try ProbeReport.probe(published).durationSeconds ?? 0) > 3, "\(said)")
+        // The file plays to its end and says how long it is.
+        let tags = try FLVTags.of(file)
+        #expect(tags.contains { $0.type == .video && !$0.isSequenceHeader }, "no frame was recorded")
+        #expect(try ProbeReport.decodeErrors(file) == "")
+        let kept = try ProbeReport.probe(file).durationSeconds ?? 0
+        #expect(kept > 0 && kept < 3, "\(kept) s kept")
     }
 
     @Test func aRefusedConnectionExitsOneWithTheReasonAndNoKey() throws {

@@ -42,7 +42,7 @@ import Testing
             if case .tag(_, _, let tag) = event { return tag }
             return nil
         }
-        let media = try FLVFile.tags(of: fixture).filter { $0.type != .scriptData }
+        let media = try FLVTags.of(fixture).filter { $0.type != .scriptData }
         #expect(tags.filter { $0.type != .scriptData }.map(\.body) == media.map(\.body))
         #expect(tags.first { $0.type == .video }?.isSequenceHeader == true)
         let frames = tags.filter { (try? FLVVideoTagBody(parsing: $0.body))?.packetType == .nalu && $0.type == .video }

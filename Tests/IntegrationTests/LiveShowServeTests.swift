@@ -140,6 +140,9 @@ import Testing
         (["--shows", "SHOWS", "--token-secret-file", "OPEN"], "can be read by others (mode 644)"),
         (["--data-dir", "/tmp/x"], "--data-dir needs --shows"),
         (["--shows", "SHOWS", "--token-secret-file", "SECRET", "--no-http"], "drop --no-http"),
+        (["--chat-retention", "7"], "--chat-retention needs --shows"),
+        (["--shows", "SHOWS", "--token-secret-file", "SECRET", "--chat-retention", "-1"],
+         "--chat-retention -1 is not a number of days from 0 to 36500"),
     ])
     func badShowOptionsAreUsageErrors(arguments: [String], message: String) throws {
         let work = try TemporaryDirectory("live-shows-args")

@@ -202,7 +202,7 @@ import Testing
         defer { server.stop() }
         let work = try TemporaryDirectory("hls-timing")
         let flv = try MediaFixture.makeFLV(in: work, seconds: 12, size: "640x360", fps: 30, gop: 60)
-        let tags = try FLVFile.tags(of: flv)
+        let tags = try FLVTags.of(flv)
         let key = "hls-timing-key"
         let client = try RTMPClient()
         try await client.connect(to: try IngestURL(parsing: "rtmp://127.0.0.1:\(server.rtmpPort)/live"))

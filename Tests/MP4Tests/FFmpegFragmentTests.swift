@@ -37,7 +37,7 @@ import TestSupport
     @Test func ffmpegDecodesTheSameFramesAtTheSameTimes() throws {
         let work = try TemporaryDirectory("mp4")
         let flv = try MediaFixture.makeFLVWithBFrames(in: work, seconds: 3, gop: 30)
-        let tags = try FLVFile.tags(of: flv)
+        let tags = try FLVTags.of(flv)
         #expect(tags.contains { tag in
             (try? FLVVideoTagBody(parsing: tag.body)).map { $0.compositionTime > 0 } == true && tag.type == .video
         }, "the source must have B-frames, so composition offsets are exercised")

@@ -104,7 +104,58 @@ struct SQLiteShowStoreTests {
         let result = try Subprocess.run("sqlite3", [store.path, "PRAGMA journal_mode; PRAGMA user_version; "
                                                     + "SELECT show, id, user, text FROM messages;"])
         #expect(result.status == 0)
-        #expect(result.stdout == "wal\n1\nshow:mugs|1|bob|it's \"here\"\n")
+        #expect(result.stdout == "wal\n2\nshow:mugs|1|bob|it's \"here\"\n")
+    }
+
+    static func draft(_ text: String, at time: Int64) -> StoreWrite {
+        .message(MessageDraft(user: "bob", name: "Bob", role: .viewer, text: text, time: time))
+    }
+
+    /// Old chat goes, oldest first and a bounded amount at a time; a pinned message and recent chat stay, and so
+    /// do timeouts still running. sqlite3 (not our code) sees the result.
+    @Test func pruningRemovesOldChatButThePinnedMessage() throws {
+        let directory = try TemporaryDirectory("sqlite-store")
+        let store = try SQLiteShowStore(directory: directory.path)
+        let old = (1...7).map { ("show:mugs", Self.draft("old \($0)", at: Int64($0))) }
+            + [("show:cups", Self.draft("old cups", at: 8))]
+        _ = try store.commit(old + [("show:mugs", .pin(id: 2)), ("show:mugs", Self.draft("new", at: 1000)),
+                                    ("show:mugs", .timeout(user: "eve", until: 50)),
+                                    ("show:cups", .timeout(user: "zoë", until: 5000))])
+        #expect(try store.prune(before: 100, limit: 4) == 4)
+        #expect(try store.prune(before: 100, limit: 4) == 3)
+        #expect(try store.prune(before: 100, limit: 4) == 0)
+        let mugs = try store.load("show:mugs", historyLimit: 500, now: 0)
+        #expect(mugs.history.map(\.text) == ["old 2", "new"])
+        #expect(mugs.pinned?.text == "old 2")
+        #expect(try store.load("show:cups", historyLimit: 500, now: 0).history.isEmpty)
+        let seen = try Subprocess.run("sqlite3", [store.path, "SELECT show, user FROM timeouts; "
+                                                  + "SELECT name FROM sqlite_master WHERE type = 'index' "
+                                                  + "AND tbl_name = 'messages'"])
+        #expect(seen.stdout == "show:cups|zoë\nmessages_by_time\n", "\(seen.stdout)\(seen.stderr)")
+    }
+
+    /// A database made by the first schema (before old chat was pruned) is brought up to date when opened.
+    @Test func aVersionOneDatabaseIsMigrated() throws {
+        let directory = try TemporaryDirectory("sqlite-store")
+        let path = directory.file(SQLiteShowStore.fileName)
+        let made = try Subprocess.run("sqlite3", [path, "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) "
+            + "WITHOUT ROWID; CREATE TABLE shows (name TEXT PRIMARY KEY, seq INTEGER NOT NULL DEFAULT 0, slow INTEGER "
+            + "NOT NULL DEFAULT 0, pinned INTEGER, tiles INTEGER NOT NULL DEFAULT 0, ended INTEGER NOT NULL DEFAULT 0, "
+            + "generation INTEGER NOT NULL DEFAULT 0, main TEXT, key_hash TEXT UNIQUE, key_nonce TEXT) WITHOUT ROWID; "
+            + "CREATE TABLE messages (show TEXT NOT NULL, id INTEGER NOT NULL, user TEXT, name TEXT NOT NULL, role "
+            + "TEXT NOT NULL, text TEXT NOT NULL, time INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, PRIMARY "
+            + "KEY (show, id)) WITHOUT ROWID; CREATE TABLE bans (show TEXT NOT NULL, user TEXT NOT NULL, PRIMARY KEY "
+            + "(show, user)) WITHOUT ROWID; CREATE TABLE timeouts (show TEXT NOT NULL, user TEXT NOT NULL, until "
+            + "INTEGER NOT NULL, PRIMARY KEY (show, user)) WITHOUT ROWID; INSERT INTO meta VALUES ('epoch', 'e1'); "
+            + "INSERT INTO shows (name, seq) VALUES ('show:mugs', 1); INSERT INTO messages (show, id, user, name, "
+            + "role, text, time) VALUES ('show:mugs', 1, 'bob', 'Bob', 'viewer', 'kept', 5); PRAGMA user_version = 1;"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let store = try SQLiteShowStore(directory: directory.path)
+        #expect(store.epoch == "e1")
+        #expect(try store.load("show:mugs", historyLimit: 500, now: 0).history.map(\.text) == ["kept"])
+        let seen = try Subprocess.run("sqlite3", [path, "PRAGMA user_version; SELECT name FROM sqlite_master "
+                                                  + "WHERE type = 'index' AND tbl_name = 'messages'"])
+        #expect(seen.stdout == "2\nmessages_by_time\n")
     }
 
     @Test func aDatabaseFromANewerStreamIsRefused() throws {
@@ -113,7 +164,7 @@ struct SQLiteShowStoreTests {
         let path = directory.file(SQLiteShowStore.fileName)
         #expect(try Subprocess.run("sqlite3", [path, "PRAGMA user_version = 99"]).status == 0)
         #expect { try SQLiteShowStore(directory: directory.path) } throws: { error in
-            "\(error)".contains("schema version 99, newer than this stream knows (1)")
+            "\(error)".contains("schema version 99, newer than this stream knows (2)")
         }
     }
 

@@ -155,3 +155,44 @@ struct ShowServerTests {
         #expect(again.reply(2) == .success(.ingest(renewed)))
     }
 }
+
+extension ShowServerTests {
+    /// Chat older than the retention is removed when the server starts (and said once in the log); what is newer
+    /// is what a joining watcher gets.
+    @Test func oldChatIsForgottenWhenTheServerStarts() async throws {
+        let directory = try TemporaryDirectory("show-server")
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let day: Int64 = 86_400_000
+        do {
+            let store = try SQLiteShowStore(directory: directory.path)
+            _ = try store.commit([40, 31, 29, 1].map { age in
+                ("show:mugs", .message(MessageDraft(user: "bob", name: "Bob", role: .viewer,
+                                                    text: "\(age) days ago", time: now - age * day)))
+            })
+        }
+        let events = Locked<[ShowServerEvent]>([])
+        let catalog = try ShowsFile.catalog(from: Array("""
+            {"streams": [{"pattern": "show:{id}", "users": "viewer"}]}
+            """.utf8))
+        let server = try ShowServer(configuration: .init(
+            catalog: catalog, secret: Self.secret,
+            makeStore: { () throws(StoreError) -> any ShowStore in try SQLiteShowStore(directory: directory.path) },
+            onEvent: { event in events.withLock { $0.append(event) } }, chatRetention: .seconds(30 * 86_400)))
+        try await server.start(ingestURL: nil)
+        defer { server.stop() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while events.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(events.withLock { $0 } == [.chatPruned(messages: 2, olderThanDays: 30)])
+        #expect(events.withLock { $0.first?.description } == "shows: 2 chat messages older than 30 days removed")
+        let connection = RecordingConnection()
+        let session = server.connected(connection, streamName: "show:mugs", token: Self.token("eve"))
+        Self.send(server, session, 1, .join(since: nil))
+        guard case .success(.welcome(let welcome))? = connection.reply(1) else {
+            Issue.record("no welcome")
+            return
+        }
+        #expect(welcome.chat.messages.map(\.text) == ["29 days ago", "1 days ago"])
+    }
+}

@@ -101,6 +101,24 @@ import Testing
         #expect(throws: CredentialsError.self) { try StreamCredentials.validateStreamKey(key) }
     }
 
+    /// A WHIP endpoint takes a bearer token, which may be a JWT well over 1 KB; the error says "token".
+    @Test func aWHIPTokenMayBeLongerThanAStreamKey() throws {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9." + String(repeating: "a", count: 3000) + ".sig"
+        try StreamCredentials.validateStreamKey(jwt, for: .https)
+        do {
+            try StreamCredentials.validateStreamKey(jwt, for: .rtmps)
+            Issue.record("a 3 KB RTMP stream key was accepted")
+        } catch {
+            #expect("\(error)" == "the stream key is longer than 1024 bytes")
+        }
+        do {
+            try StreamCredentials.validateStreamKey(String(repeating: "t", count: 6 * 1024 + 1), for: .http)
+            Issue.record("a 6 KB + 1 token was accepted")
+        } catch {
+            #expect("\(error)" == "the bearer token is longer than 6144 bytes")
+        }
+    }
+
     @Test func acceptsTypicalKeys() throws {
         try StreamCredentials.validateStreamKey("re_1234567_abcdef0123456789")
         try StreamCredentials.validateStreamKey("live_123456789_AbCdEfGh?bandwidthtest=true")

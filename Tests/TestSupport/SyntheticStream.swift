@@ -89,13 +89,17 @@ public struct SyntheticStream: Sendable {
 }
 
 /// Reading a whole FLV file into tags.
-public enum FLVFile {
+public enum FLVTags {
     /// The tags of the file at `path`.
-    public static func tags(of path: String) throws -> [FLVTag] {
+    /// - Throws: what FLVReader throws, or a failure when the file ends inside a tag.
+    public static func of(_ path: String) throws -> [FLVTag] {
         var reader = FLVReader()
         reader.append(try Data(contentsOf: URL(fileURLWithPath: path)))
         var tags: [FLVTag] = []
         while let tag = try reader.next() { tags.append(tag) }
+        guard reader.bufferedByteCount == 0 else {
+            throw Subprocess.Failure(description: "\(path) ends inside a tag (\(reader.bufferedByteCount) bytes left)")
+        }
         return tags
     }
 }

@@ -14,16 +14,20 @@ enum AiortcEndpoint {
     ///   - lossSeconds: how long after the first media datagram the loss lasts.
     ///   - closeAfter: seconds after which aiortc closes the first session (DTLS close_notify), 0 for never; the
     ///     endpoint then waits for a second session and ends when both are DELETEd.
+    ///   - blackoutAfter: seconds after the first media datagram after which the relay silently drops everything
+    ///     of the first session both ways (a path that dies without a word), 0 for never; the endpoint then waits
+    ///     for a second session, which the relay carries.
     ///   - certificate: serve HTTPS with this certificate instead of HTTP.
     static func start(loss: Double = 0, delay: Double = 0, lossSeconds: Double = 0, closeAfter: Double = 0,
-                      certificate: TestCertificate? = nil) throws -> WHIPTestEndpoint {
-        var environment = closeAfter > 0 ? ["WHIP_SESSIONS": "2"] : [:]
+                      blackoutAfter: Double = 0, certificate: TestCertificate? = nil) throws -> WHIPTestEndpoint {
+        var environment = closeAfter > 0 || blackoutAfter > 0 ? ["WHIP_SESSIONS": "2"] : [:]
         if let certificate {
             environment["WHIP_TLS_CERT"] = certificate.certificateFile
             environment["WHIP_TLS_KEY"] = certificate.keyFile
         }
         return try WHIPTestEndpoint(name: "aiortc", peer: peer,
-                                    arguments: [String(loss), String(delay), String(lossSeconds), String(closeAfter)],
+                                    arguments: [String(loss), String(delay), String(lossSeconds), String(closeAfter),
+                                                String(blackoutAfter)],
                                     environment: environment)
     }
 
@@ -36,6 +40,7 @@ enum AiortcEndpoint {
     from aiortc import RTCPeerConnection, RTCSessionDescription
 
     LOSS, DELAY, LOSS_SECONDS, CLOSE_AFTER = float(ARGS[0]), float(ARGS[1]), float(ARGS[2]), float(ARGS[3])
+    BLACKOUT_AFTER = float(ARGS[4])
     results.update({"frames": 0, "saved": [], "audio_rate": 0, "audio_hz": None, "per_second": [],
                     "relay_dropped": 0, "relay_forwarded": 0})
     audio = []
@@ -57,6 +62,7 @@ enum AiortcEndpoint {
             self.aiortc = None
             self.started = None
             self.vanished = set()
+            self.offers = 0
         async def start(self):
             loop = asyncio.get_running_loop()
             self.a, _ = await loop.create_datagram_endpoint(lambda: Side(self, "a"), local_addr=("127.0.0.1", 0))
@@ -69,6 +75,9 @@ enum AiortcEndpoint {
             if media and self.started is None:
                 self.started = now
             elapsed = now - self.started if self.started is not None else -1
+            if BLACKOUT_AFTER > 0 and self.offers == 1 and elapsed >= BLACKOUT_AFTER:
+                results["relay_dropped"] += 1
+                return
             lossy = media and 0 <= elapsed < LOSS_SECONDS
             # Halfway through the loss, 0.3 s of the publisher's RTP vanishes for good (its resends too): aiortc's
             # jitter buffer waits for the gap until 512 packets later, then gives up and asks for a keyframe (PLI).
@@ -88,6 +97,8 @@ enum AiortcEndpoint {
                 return
             asyncio.get_running_loop().call_later(DELAY, transport.sendto, data, target)
         def rewrite(self, sdp, side):
+            if side == "offer":
+                self.offers += 1
             lines = []
             for line in sdp.split("\r\n"):
                 if line.startswith("a=candidate:"):
@@ -108,7 +119,7 @@ enum AiortcEndpoint {
                 lines.append(line)
             return "\r\n".join(lines)
 
-    relay = Relay() if LOSS > 0 or DELAY > 0 else None
+    relay = Relay() if LOSS > 0 or DELAY > 0 or BLACKOUT_AFTER > 0 else None
 
     async def consume_video(track):
         while True:

@@ -112,6 +112,30 @@ struct WHIPBroadcastCommandTests {
         #expect(perSecond.dropLast().suffix(2).allSatisfy { $0 >= 20 }, "frames decoded per second: \(perSecond)")
     }
 
+    /// The path dies without a word 2 s in (the relay drops everything of the first session both ways): the
+    /// publisher notices after 10 s of silence (not consent's 30 s), starts a new WHIP session, and frames flow
+    /// again through it.
+    @Test(.timeLimit(.minutes(1)))
+    func aPathThatDiesSilentlyIsReplacedWithinTenSeconds() async throws {
+        let endpoint = try AiortcEndpoint.start(blackoutAfter: 2)
+        let run = try await Self.broadcast(to: endpoint, ["--test-size", "320x240", "--video-bitrate", "500",
+                                                          "--duration", "20"])
+        #expect(run.status == 0, "stream broadcast: \(run.lines) \(run.errors); endpoint: \(endpoint.log.suffix(2000))")
+        #expect(run.lines.contains { $0.contains("connection lost") && $0.contains("sent nothing for 10") },
+                "\(run.lines)")
+        // The outage counts from when the path fell silent, not from when that was noticed.
+        let again = run.lines.first { $0.contains("live again after") }
+        let seconds = again?.components(separatedBy: "live again after ").last?.split(separator: " ").first
+            .flatMap { Double($0) }
+        #expect((seconds ?? 0) >= 9.5 && (seconds ?? 0) < 15, "\(run.lines)")
+        let results = try endpoint.results()
+        #expect(results["offers"] as? Int == 2 && results["deletes"] as? Int == 2, "\(results)")
+        let perSecond = results["per_second"] as? [Int] ?? []
+        print("WHIP silent path: \(run.lines.filter { $0.contains("lost") || $0.contains("again") }), frames per "
+            + "second \(perSecond)")
+        #expect(perSecond.dropLast().suffix(2).allSatisfy { $0 >= 20 }, "frames decoded per second: \(perSecond)")
+    }
+
     /// Through the lossy relay (5 % of media datagrams lost each way and 50 ms of delay for 8 s, 0.3 s of video lost
     /// for good halfway): the session's RTCP-fed estimate reaches the encoder through the engine (the status line's
     /// target falls below the asked bitrate), and aiortc's PLI brings a keyframe through the output.

@@ -7,26 +7,6 @@ import Foundation
 #endif
 import Locking
 
-/// Bridges the synchronous `Command.run` to async code: runs `body` in a task and blocks the calling thread
-/// until it finishes. Commands are run from the main thread of a command-line process, which has nothing else
-/// to do meanwhile.
-func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let result = Locked<Result<T, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        let outcome: Result<T, any Error>
-        do {
-            outcome = .success(try await body())
-        } catch {
-            outcome = .failure(error)
-        }
-        result.withLock { $0 = outcome }
-        done.signal()
-    }
-    done.wait()
-    return try result.withLock { $0! }.get()
-}
-
 /// Ctrl-C (SIGINT) and SIGTERM, turned into an async event a long-running command can wait for.
 ///
 /// While it exists, the signals no longer kill the process: the command ends cleanly instead (unpublish,

@@ -1,23 +1,23 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
+#if canImport(Glibc)
 import Glibc
 #else
-import Foundation
+import Darwin
 #endif
 
-/// Why a recording file could not be created or written, in plain words (never a raw Foundation error).
-struct RecordingWriteError: Error, Sendable, CustomStringConvertible {
+/// Why a recording file could not be created or written, in plain words (never a raw system error).
+public struct RecordingWriteError: Error, Sendable, CustomStringConvertible {
     /// The system error number (`ENOSPC`, `EACCES`, …), or 0 for a failure that is not a system call's.
-    let code: Int32
+    public let code: Int32
     /// The cause in plain words, e.g. "the disk is full".
-    let reason: String
+    public let reason: String
     /// What failed and why: "cannot write to PATH: the disk is full".
-    let description: String
+    public let description: String
 
     /// Whether the disk (or the user's quota on it) is full: recording can start again once space is freed.
-    var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+    public var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
 
-    init(code: Int32, reason: String, description: String) {
+    /// An error with its system code (0 when none), the cause in plain words, and the whole sentence.
+    public init(code: Int32, reason: String, description: String) {
         self.code = code
         self.reason = reason
         self.description = description
@@ -27,7 +27,7 @@ struct RecordingWriteError: Error, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - code: `errno` after the call.
     ///   - action: what was being done, e.g. "create".
-    static func system(_ code: Int32, _ action: String, _ path: String) -> RecordingWriteError {
+    public static func system(_ code: Int32, _ action: String, _ path: String) -> RecordingWriteError {
         let reason: String
         switch code {
         case ENOSPC: reason = "the disk is full"
