@@ -32,6 +32,25 @@ enum ProcessTree {
         members(root: root).reduce(0) { total, pid in total + (cpuSeconds(pid: pid) ?? 0) }
     }
 
+    /// CPU seconds of `root` and its live descendants to the nanosecond: the sum of the run times the scheduler
+    /// keeps per thread (/proc/PID/task/TID/schedstat), where /proc/PID/stat's utime + stime count 10 ms ticks. At
+    /// an ingest's 1 % of a core a 15 s window is ~15 ticks, and one tick either way moved a ratio by 10-20 %.
+    /// Threads that ended are not counted (servers keep theirs); nil when a member's threads cannot be read.
+    static func preciseCPUSeconds(root: pid_t) -> Double? {
+        var total = 0.0
+        for pid in members(root: root) {
+            guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else {
+                return nil
+            }
+            for task in tasks {
+                guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
+                      let field = text.split(separator: " ").first, let nanoseconds = Double(field) else { continue }
+                total += nanoseconds / 1e9
+            }
+        }
+        return total
+    }
+
     /// Sum of the peak resident sets (VmHWM) of `root` and its live descendants, in bytes.
     static func peakRSS(root: pid_t) -> Int {
         members(root: root).reduce(0) { total, pid in total + (peakRSS(pid: pid) ?? 0) }
