@@ -25,8 +25,9 @@ public struct HTTPRequestTarget: Sendable, Equatable {
     public let pathSegments: [String]
     /// The query as sent, without "?" (nil when there is none).
     public let rawQuery: String?
-    /// The decoded query parameters, in order.
-    public let queryItems: [QueryItem]
+    /// The decoded query parameters, in order. Decoded when asked for (most routes never ask: an LL-HLS origin
+    /// reads two numbers from ``rawQuery`` itself); the escapes were checked when the target was parsed.
+    public var queryItems: [QueryItem] { Self.decodeQuery(rawQuery) ?? [] }
 
     /// Parses an origin-form target ("/path?query") or the path and query of an absolute-form one.
     /// - Returns: nil when an escape is malformed or decodes to bytes that are not UTF-8.
@@ -60,8 +61,16 @@ public struct HTTPRequestTarget: Sendable, Equatable {
             index = utf8.index(after: index)
         }
         pathSegments = segments
+        // A query without escapes is valid UTF-8 already (it is a String's): only one with escapes is decoded now,
+        // to refuse a malformed one as before.
+        if let rawQuery, rawQuery.utf8.contains(UInt8(ascii: "%")), Self.decodeQuery(rawQuery) == nil { return nil }
+    }
+
+    /// The query's `name=value` pairs, decoded; nil when an escape is malformed or decodes to bytes that are not
+    /// UTF-8.
+    private static func decodeQuery(_ query: String?) -> [QueryItem]? {
         var items: [QueryItem] = []
-        for pair in (rawQuery ?? "").split(separator: "&", omittingEmptySubsequences: true) {
+        for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = PercentEncoding.decode(parts[0], plusIsSpace: true),
                   let value = PercentEncoding.decode(parts.count > 1 ? parts[1] : "", plusIsSpace: true) else {
@@ -69,7 +78,7 @@ public struct HTTPRequestTarget: Sendable, Equatable {
             }
             items.append(QueryItem(name: name, value: value))
         }
-        queryItems = items
+        return items
     }
 
     private static let slash = UInt8(ascii: "/")

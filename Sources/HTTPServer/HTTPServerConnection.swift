@@ -225,7 +225,10 @@ final class HTTPServerConnection: ConnectionHandler {
         switch body {
         case .bytes(let bytes):
             let start = machine.startResponse(head, bodyLength: bytes.count)
-            send(start + machine.responseBody(bytes))
+            // The body is queued as it is, after the head: an LL-HLS part shared by every reader of the stream is
+            // never copied (plain sockets send both in one gathered write; TLS merges small chunks).
+            send(start)
+            send(machine.responseBody(bytes))
             run(machine.endResponse { self.bodyLimit($0) })
         case .stream(let producer):
             send(machine.startResponse(head, bodyLength: nil))
