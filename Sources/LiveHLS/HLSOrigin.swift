@@ -55,9 +55,28 @@ public final class HLSOrigin: Sendable {
         public var timedOutRequests: Int
     }
 
-    private enum Request: Sendable {
+    fileprivate enum Request: Sendable {
         case playlist(BlockingReload.Directives)
         case resource(ResourceName)
+    }
+
+    /// What to do with a player's request, found with one parse of it and one look at the stream: answer it now,
+    /// or hold it (``hold(_:reply:)``).
+    public enum Lookup: Sendable {
+        /// The answer, now.
+        case reply(HLSReply)
+        /// What the request waits for: pass it to ``hold(_:reply:)``.
+        case hold(Hold)
+    }
+
+    /// A request to hold, as ``playlistLookup(_:query:)`` or ``resourceLookup(directory:name:)`` parsed it.
+    public struct Hold: Sendable {
+        fileprivate let request: Request
+        fileprivate let id: HLSStreamID
+        /// `mode=plain`: the playlist without its LL-HLS tags.
+        fileprivate let plain: Bool
+        /// How long it may be held.
+        fileprivate let limit: Duration
     }
 
     private struct Waiter {
@@ -69,9 +88,104 @@ public final class HLSOrigin: Sendable {
     }
 
     private struct Stream {
-        var packager: LLHLSPackager
+        private(set) var packager: LLHLSPackager
         var waiters: [UInt64: Waiter] = [:]
         var endedAt: ContinuousClock.Instant?
+        /// What the requests are answered from, made from the packager at most once per change of it and shared by
+        /// every request until the next change: the playlist's position and its bytes (one copy of the text per
+        /// part, not one per reader).
+        private var derived = Derived()
+
+        private struct Derived {
+            /// nil until asked for; then the position (nil before the first segment).
+            var position: PlaylistPosition??
+            var livePlaylist: HLSReply?
+            var blockingPlaylist: HLSReply?
+        }
+
+        init(packager: LLHLSPackager) {
+            self.packager = packager
+        }
+
+        /// Changes the packager; what was derived from it is made again when next asked for.
+        mutating func change(_ body: (inout LLHLSPackager) -> [HLSEvent]) -> [HLSEvent] {
+            derived = Derived()
+            return body(&packager)
+        }
+
+        /// Packages a tag. One that completes no part changes nothing a request sees: what was derived stays.
+        mutating func append(_ tag: FLVTag, wallClock: Int64) -> [HLSEvent] {
+            let events = packager.append(tag, wallClock: wallClock)
+            if !events.isEmpty { derived = Derived() }
+            return events
+        }
+
+        /// Where the playlist stands; nil before the first segment.
+        mutating func position() -> PlaylistPosition? {
+            if let position = derived.position { return position }
+            let position = packager.playlist == nil ? nil : packager.position
+            derived.position = .some(position)
+            return position
+        }
+
+        /// Whether the playlist exists (the first segment is complete).
+        var hasPlaylist: Bool { packager.playlist != nil }
+
+        /// What a request gets at its first look.
+        enum Look {
+            case reply(HLSReply)
+            /// Hold it; the target duration (nil before the first segment) bounds the hold.
+            case wait(targetDuration: Int?)
+        }
+
+        /// The answer to `request` now, or the hold (a mutating call, so that the stream is never copied to be
+        /// read: a copy would retain every part and waiter).
+        mutating func look(_ request: Request) -> Look {
+            if let reply = evaluate(request) { return .reply(reply) }
+            return .wait(targetDuration: packager.targetDuration)
+        }
+
+        /// The answer to `request` now, or `.wait` after keeping `waiter` under `key` until the stream can answer it.
+        mutating func answerOrKeep(_ request: Request, key: UInt64, _ waiter: () -> Waiter) -> Look {
+            if let reply = evaluate(request) { return .reply(reply) }
+            waiters[key] = waiter()
+            return .wait(targetDuration: packager.targetDuration)
+        }
+
+        /// The answer to `request` now, or nil to keep waiting.
+        mutating func evaluate(_ request: Request) -> HLSReply? {
+            switch request {
+            case .playlist(let directives):
+                switch BlockingReload.decide(directives, position: position()) {
+                case .ready:
+                    return playlistReply(blocking: directives.isBlocking && !packager.isEnded)
+                        ?? .error(404, "the stream ended before its first segment")
+                case .hold:
+                    return packager.isEnded ? .error(404, "the stream ended before its first segment") : nil
+                case .badRequest(let reason):
+                    return .error(400, reason)
+                }
+            case .resource(let name):
+                switch packager.resource(name) {
+                case .available(let bytes): return .media(bytes)
+                case .pending: return nil
+                case .notFound: return .error(404, "no such part or segment (it may have left the window)")
+                }
+            }
+        }
+
+        /// The playlist's reply, made once per change (a blocking reload's may be cached by a CDN, RFC 8216bis
+        /// §6.2.5.2; a plain reload's may not).
+        private mutating func playlistReply(blocking: Bool) -> HLSReply? {
+            if let reply = blocking ? derived.blockingPlaylist : derived.livePlaylist { return reply }
+            guard let text = packager.playlist else { return nil }
+            let bytes = derived.livePlaylist?.body ?? derived.blockingPlaylist?.body ?? Array(text.utf8)
+            let reply = HLSReply.playlist(bytes, cacheControl: blocking
+                ? HLSCachePolicy.blockingPlaylist(targetDuration: packager.targetDuration ?? 1)
+                : HLSCachePolicy.livePlaylist)
+            if blocking { derived.blockingPlaylist = reply } else { derived.livePlaylist = reply }
+            return reply
+        }
     }
 
     private struct State {
@@ -134,7 +248,7 @@ public final class HLSOrigin: Sendable {
         let now = Self.wallClock()
         let released = state.withLock { state -> [(Waiter, HLSReply?)] in
             guard var stream = state.streams.removeValue(forKey: id) else { return [] }
-            let events = stream.packager.append(tag, wallClock: now)
+            let events = stream.append(tag, wallClock: now)
             let released = events.isEmpty ? [] : release(&stream)
             state.streams[id] = stream
             state.statistics.releasedRequests += released.count
@@ -147,7 +261,7 @@ public final class HLSOrigin: Sendable {
     public func publishStopped(_ id: HLSStreamID) {
         let released = state.withLock { state -> [(Waiter, HLSReply?)] in
             guard var stream = state.streams.removeValue(forKey: id) else { return [] }
-            _ = stream.packager.finish()
+            _ = stream.change { $0.finish() }
             stream.endedAt = .now
             let released = release(&stream)
             state.streams[id] = stream
@@ -160,7 +274,7 @@ public final class HLSOrigin: Sendable {
     public func beginDiscontinuity(_ id: HLSStreamID) {
         let released = state.withLock { state -> [(Waiter, HLSReply?)] in
             guard var stream = state.streams.removeValue(forKey: id) else { return [] }
-            let events = stream.packager.beginDiscontinuity()
+            let events = stream.change { $0.beginDiscontinuity() }
             let released = events.isEmpty ? [] : release(&stream)
             state.streams[id] = stream
             return released
@@ -170,64 +284,138 @@ public final class HLSOrigin: Sendable {
 
     // MARK: Player side
 
-    /// The media playlist, at once or when `_HLS_msn`/`_HLS_part` in `query` are satisfied. With `mode=plain` in
-    /// the query it is answered at once without its LL-HLS tags (``PlainPlaylist``), as a server of ordinary HLS
-    /// would: the comparison the latency measurements make.
-    public func playlist(_ id: HLSStreamID, query: String?) async -> HLSReply {
+    /// A media playlist request, parsed once and looked up once: the answer now (most requests, answered on the
+    /// HTTP server's event loop), or what to hold (``hold(_:reply:)``) until `_HLS_msn`/`_HLS_part` in `query` are
+    /// satisfied. With `mode=plain` in the query it is answered at once without its LL-HLS tags
+    /// (``PlainPlaylist``), as a server of ordinary HLS would: the comparison the latency measurements make.
+    public func playlistLookup(_ id: HLSStreamID, query: String?) -> Lookup {
         switch Self.playlistRequest(query: query) {
         case .failure(let error):
-            return error.reply
+            return .reply(error.reply)
         case .success(let (request, plain)):
-            let reply = await answer(request, for: id)
-            return plain ? Self.plain(reply) : reply
+            return look(request, in: .id(id), plain: plain)
         }
-    }
-
-    /// The media playlist if it can be answered now (as ``playlist(_:query:)`` would, without waiting); nil when
-    /// the request must be held: then ask ``playlist(_:query:)``. An HTTP server answers most requests this way on
-    /// its event loop, and starts a task only for the held ones.
-    public func playlistNow(_ id: HLSStreamID, query: String?) -> HLSReply? {
-        switch Self.playlistRequest(query: query) {
-        case .failure(let error):
-            return error.reply
-        case .success(let (request, plain)):
-            guard case .reply(let reply) = firstLook(request, for: id) else { return nil }
-            return plain ? Self.plain(reply) : reply
-        }
-    }
-
-    /// An init segment, part or segment by file name; the hinted part is held until it is complete.
-    public func resource(_ id: HLSStreamID, name: String) async -> HLSReply {
-        guard let resource = ResourceName(parsing: name) else { return .error(404, "no such file") }
-        return await answer(.resource(resource), for: id)
     }
 
     /// An init segment, part or segment by file name, in a directory several streams may share (a show's pictures):
-    /// the epoch in the name tells which stream it belongs to.
-    public func resource(directory: String, name: String) async -> HLSReply {
-        switch resourceRequest(directory: directory, name: name) {
-        case .failure(let error): return error.reply
-        case .success(let (resource, id)): return await answer(.resource(resource), for: id)
+    /// the epoch in the name tells which stream it belongs to. The answer now, or what to hold (the hinted part).
+    public func resourceLookup(directory: String, name: String) -> Lookup {
+        guard let resource = ResourceName(parsing: name) else { return .reply(.error(404, "no such file")) }
+        return look(.resource(resource), in: .directory(directory), plain: false)
+    }
+
+    /// Holds a request a lookup could not answer yet: `reply` is called once, from the thread whose change releases
+    /// it (the ingest's, or the expiry sweep's), or at once if the stream changed since the lookup. No task waits:
+    /// a server holding many requests keeps only their callbacks.
+    /// - Returns: the cancellation of the hold (the client left): the waiter is dropped and `reply` is not called.
+    public func hold(_ hold: Hold, reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
+        let deliver: @Sendable (HLSReply) -> Void
+        if hold.plain {
+            deliver = { reply(Self.plain($0)) }
+        } else {
+            deliver = reply
+        }
+        let (request, id) = (hold.request, hold.id)
+        let deadline = ContinuousClock.now + hold.limit
+        let (waiterID, immediate, startSweep) = state.withLock { state -> (UInt64, HLSReply?, Bool) in
+            state.nextWaiter += 1
+            let waiterID = state.nextWaiter
+            // It may have changed since the lookup.
+            let answer = state.streams[id]?.answerOrKeep(request, key: waiterID) {
+                Waiter(request: request, resume: { [weak self] released in
+                    guard let released else {
+                        if let self { deliver(self.afterHold(request, for: id, counted: true)) }
+                        return
+                    }
+                    deliver(released)
+                }, deadline: deadline)
+            }
+            switch answer {
+            case nil: return (waiterID, .error(404, "no such stream"), false)
+            case .reply(let answer): return (waiterID, answer, false)
+            case .wait: break
+            }
+            let start = !state.sweeping
+            state.sweeping = true
+            return (waiterID, nil, start)
+        }
+        if startSweep { startSweeping() }
+        if let immediate {
+            deliver(immediate)
+            return {}
+        }
+        return { [weak self] in
+            _ = self?.state.withLock { state in state.streams[id]?.waiters.removeValue(forKey: waiterID) }
         }
     }
 
-    /// The resource if it can be answered now (as ``resource(directory:name:)`` would, without waiting); nil when
-    /// the request must be held (the hinted part): then ask ``resource(directory:name:)``.
+    /// The media playlist, at once or when held (see ``playlistLookup(_:query:)``), from a task.
+    public func playlist(_ id: HLSStreamID, query: String?) async -> HLSReply {
+        await answer(playlistLookup(id, query: query))
+    }
+
+    /// The media playlist if it can be answered now; nil when the request must be held.
+    public func playlistNow(_ id: HLSStreamID, query: String?) -> HLSReply? {
+        guard case .reply(let reply) = playlistLookup(id, query: query) else { return nil }
+        return reply
+    }
+
+    /// An init segment, part or segment of stream `id` by file name; the hinted part is held until it is complete.
+    public func resource(_ id: HLSStreamID, name: String) async -> HLSReply {
+        guard let resource = ResourceName(parsing: name) else { return .error(404, "no such file") }
+        return await answer(look(.resource(resource), in: .id(id), plain: false))
+    }
+
+    /// A resource by file name in a directory (see ``resourceLookup(directory:name:)``), from a task.
+    public func resource(directory: String, name: String) async -> HLSReply {
+        await answer(resourceLookup(directory: directory, name: name))
+    }
+
+    /// The resource if it can be answered now; nil when the request must be held (the hinted part).
     public func resourceNow(directory: String, name: String) -> HLSReply? {
-        switch resourceRequest(directory: directory, name: name) {
-        case .failure(let error):
-            return error.reply
-        case .success(let (resource, id)):
-            guard case .reply(let reply) = firstLook(.resource(resource), for: id) else { return nil }
+        guard case .reply(let reply) = resourceLookup(directory: directory, name: name) else { return nil }
+        return reply
+    }
+
+    /// The playlist through `reply`, at once or when held, without a task waiting.
+    /// - Returns: the cancellation of the hold (the client left); `reply` is then not called.
+    public func playlist(_ id: HLSStreamID, query: String?,
+                         reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
+        answer(playlistLookup(id, query: query), reply: reply)
+    }
+
+    /// A resource through `reply`, at once or when held, without a task waiting.
+    /// - Returns: the cancellation of the hold (the client left); `reply` is then not called.
+    public func resource(directory: String, name: String,
+                         reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
+        answer(resourceLookup(directory: directory, name: name), reply: reply)
+    }
+
+    private func answer(_ lookup: Lookup, reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
+        switch lookup {
+        case .reply(let answer):
+            reply(answer)
+            return {}
+        case .hold(let held):
+            return hold(held, reply: reply)
+        }
+    }
+
+    private func answer(_ lookup: Lookup) async -> HLSReply {
+        switch lookup {
+        case .reply(let reply):
             return reply
+        case .hold(let held):
+            let reply = await hold(held.request, for: held.id, upTo: held.limit)
+            return held.plain ? Self.plain(reply) : reply
         }
     }
 
     /// A playlist request from its query, and whether it asks for the plain playlist; or the error answer.
     private static func playlistRequest(query: String?) -> Result<(Request, Bool), ReplyError> {
-        let query = query ?? ""
+        guard let query, !query.isEmpty else { return .success((.playlist(BlockingReload.Directives()), false)) }
         // Held only until the first segment exists, like a playlist request without directives.
-        if query.split(separator: "&").contains("mode=plain") {
+        if query.utf8.split(separator: UInt8(ascii: "&")).contains(where: { $0.elementsEqual("mode=plain".utf8) }) {
             return .success((.playlist(BlockingReload.Directives()), true))
         }
         do {
@@ -237,17 +425,38 @@ public final class HLSOrigin: Sendable {
         }
     }
 
-    /// A resource request by file name in a directory, and the stream it belongs to; or the error answer.
-    private func resourceRequest(directory: String, name: String)
-        -> Result<(ResourceName, HLSStreamID), ReplyError> {
-        guard let resource = ResourceName(parsing: name) else {
-            return .failure(ReplyError(.error(404, "no such file")))
+    /// Which stream a request is for: named, or found from the epoch in a resource's name within a directory.
+    private enum StreamTarget {
+        case id(HLSStreamID)
+        case directory(String)
+    }
+
+    /// One look at the stream, under one lock: the answer now, or the hold.
+    private func look(_ request: Request, in target: StreamTarget, plain: Bool) -> Lookup {
+        state.withLock { state -> Lookup in
+            purgeEnded(&state)
+            let id: HLSStreamID
+            switch target {
+            case .id(let given):
+                id = given
+            case .directory(let directory):
+                guard case .resource(let name) = request, let found = state.epochs[name.epoch],
+                      found.directory == directory else { return .reply(.error(404, "no such stream")) }
+                id = found
+            }
+            switch state.streams[id]?.look(request) {
+            case nil:
+                return .reply(.error(404, "no such stream"))
+            case .reply(let reply):
+                return .reply(plain ? Self.plain(reply) : reply)
+            case .wait(let targetDuration):
+                guard let targetDuration else {
+                    return .hold(Hold(request: request, id: id, plain: plain, limit: configuration.initialHold))
+                }
+                let rfcHold = Duration.seconds(targetDuration * BlockingReload.maximumHoldTargetDurations)
+                return .hold(Hold(request: request, id: id, plain: plain, limit: configuration.maximumHold ?? rfcHold))
+            }
         }
-        let id = state.withLock { $0.epochs[resource.epoch] }
-        guard let id, id.directory == directory else {
-            return .failure(ReplyError(.error(404, "no such stream")))
-        }
-        return .success((resource, id))
     }
 
     /// `reply` without its LL-HLS tags, for `mode=plain`.
@@ -263,36 +472,10 @@ public final class HLSOrigin: Sendable {
         state.withLock { $0.streams[id]?.packager.playlist }
     }
 
-    private enum First: Sendable {
-        case reply(HLSReply)
-        case wait(holdFor: Duration)
-    }
-
     /// An error answer carried in a `Result`.
     private struct ReplyError: Error {
         let reply: HLSReply
         init(_ reply: HLSReply) { self.reply = reply }
-    }
-
-    /// The answer now, or how long the request may be held.
-    private func firstLook(_ request: Request, for id: HLSStreamID) -> First {
-        state.withLock { state -> First in
-            purgeEnded(&state)
-            guard let stream = state.streams[id] else { return .reply(.error(404, "no such stream")) }
-            if let reply = Self.evaluate(request, stream.packager) { return .reply(reply) }
-            guard let target = stream.packager.targetDuration else { return .wait(holdFor: configuration.initialHold) }
-            let rfcHold = Duration.seconds(target * BlockingReload.maximumHoldTargetDurations)
-            return .wait(holdFor: configuration.maximumHold ?? rfcHold)
-        }
-    }
-
-    private func answer(_ request: Request, for id: HLSStreamID) async -> HLSReply {
-        switch firstLook(request, for: id) {
-        case .reply(let reply):
-            return reply
-        case .wait(let holdFor):
-            return await hold(request, for: id, upTo: holdFor)
-        }
     }
 
     /// Waits for the stream to change until `request` can be answered, or the hold ends.
@@ -313,82 +496,13 @@ public final class HLSOrigin: Sendable {
     private func afterHold(_ request: Request, for id: HLSStreamID, counted: Bool) -> HLSReply {
         state.withLock { state -> HLSReply in
             if counted { state.statistics.timedOutRequests += 1 }
-            guard let stream = state.streams[id] else { return .error(404, "no such stream") }
-            if case .playlist = request, stream.packager.playlist == nil {
+            guard let hasPlaylist = state.streams[id]?.hasPlaylist else { return .error(404, "no such stream") }
+            if case .playlist = request, !hasPlaylist {
                 return .error(404, "the stream has no playlist yet")
             }
             return .error(503, "not available within the hold time; ask again")
         }
     }
-
-    /// The answer to `request` through `reply`, at once (on the calling thread) or, when it is held, from the
-    /// thread whose change releases it (the ingest's, or the expiry sweep's). No task waits: a server holding many
-    /// requests keeps only their callbacks. Returns the cancellation (the client left): the waiter is dropped and
-    /// `reply` is not called.
-    private func answer(_ request: Request, for id: HLSStreamID,
-                        reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
-        let holdFor: Duration
-        switch firstLook(request, for: id) {
-        case .reply(let answer):
-            reply(answer)
-            return {}
-        case .wait(let duration):
-            holdFor = duration
-        }
-        let deadline = ContinuousClock.now + holdFor
-        let (waiterID, immediate, startSweep) = state.withLock { state -> (UInt64, HLSReply?, Bool) in
-            state.nextWaiter += 1
-            let waiterID = state.nextWaiter
-            guard state.streams[id] != nil else { return (waiterID, .error(404, "no such stream"), false) }
-            // It may have changed since the first look.
-            if let answer = Self.evaluate(request, state.streams[id]!.packager) { return (waiterID, answer, false) }
-            state.streams[id]!.waiters[waiterID] = Waiter(request: request, resume: { [weak self] released in
-                guard let released else {
-                    if let self { reply(self.afterHold(request, for: id, counted: true)) }
-                    return
-                }
-                reply(released)
-            }, deadline: deadline)
-            let start = !state.sweeping
-            state.sweeping = true
-            return (waiterID, nil, start)
-        }
-        if startSweep { startSweeping() }
-        if let immediate {
-            reply(immediate)
-            return {}
-        }
-        return { [weak self] in
-            _ = self?.state.withLock { state in state.streams[id]?.waiters.removeValue(forKey: waiterID) }
-        }
-    }
-
-    /// The playlist through `reply`, at once or when held (see ``playlist(_:query:)``), without a task waiting.
-    /// - Returns: the cancellation of the hold (the client left); `reply` is then not called.
-    public func playlist(_ id: HLSStreamID, query: String?,
-                         reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
-        switch Self.playlistRequest(query: query) {
-        case .failure(let error):
-            reply(error.reply)
-            return {}
-        case .success(let (request, plain)):
-            return answer(request, for: id) { reply(plain ? Self.plain($0) : $0) }
-        }
-    }
-
-    /// A resource through `reply`, at once or when held (see ``resource(directory:name:)``), without a task waiting.
-    /// - Returns: the cancellation of the hold (the client left); `reply` is then not called.
-    public func resource(directory: String, name: String,
-                         reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
-        switch resourceRequest(directory: directory, name: name) {
-        case .failure(let error):
-            reply(error.reply)
-            return {}
-        case .success(let (resource, id)):
-            return answer(.resource(resource), for: id, reply: reply)
-        }
-    }
-
     /// How often held requests are checked for the end of their hold, while there are any: one timer for all of
     /// them (a timer per request costs the server more than the requests themselves).
     static let sweepInterval = DispatchTimeInterval.milliseconds(200)
@@ -435,13 +549,16 @@ public final class HLSOrigin: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<HLSReply?, Never>) in
                 let (immediate, startSweep) = state.withLock { state -> (HLSReply??, Bool) in
-                    // No copy of the stream is kept while its waiters change: that would copy every other waiter.
-                    guard state.streams[id] != nil else { return (.some(.error(404, "no such stream")), false) }
                     // It may have changed since the first look, or the wait may already be cancelled.
                     if Task.isCancelled || ContinuousClock.now >= deadline { return (.some(nil), false) }
-                    if let reply = Self.evaluate(request, state.streams[id]!.packager) { return (.some(reply), false) }
-                    state.streams[id]!.waiters[waiterID] = Waiter(request: request, resume: { continuation.resume(returning: $0) },
-                                                                  deadline: deadline)
+                    let answer = state.streams[id]?.answerOrKeep(request, key: waiterID) {
+                        Waiter(request: request, resume: { continuation.resume(returning: $0) }, deadline: deadline)
+                    }
+                    switch answer {
+                    case nil: return (.some(.error(404, "no such stream")), false)
+                    case .reply(let reply): return (.some(reply), false)
+                    case .wait: break
+                    }
                     let start = !state.sweeping
                     state.sweeping = true
                     return (.none, start)
@@ -457,12 +574,12 @@ public final class HLSOrigin: Sendable {
         }
     }
 
-    /// The waiters of `stream` that can be answered now, removed from it.
+    /// The waiters of `stream` that can be answered now, removed from it. They share the stream's replies: one
+    /// playlist's bytes for every blocking reload it satisfies, the packager's bytes for every reader of a part.
     private func release(_ stream: inout Stream) -> [(Waiter, HLSReply?)] {
         var released: [(Waiter, HLSReply?)] = []
-        let position = stream.packager.playlist == nil ? nil : stream.packager.position
         for (key, waiter) in stream.waiters {
-            if let reply = Self.evaluate(waiter.request, stream.packager, position: position) {
+            if let reply = stream.evaluate(waiter.request) {
                 stream.waiters[key] = nil
                 released.append((waiter, reply))
             }
@@ -475,36 +592,6 @@ public final class HLSOrigin: Sendable {
             waiter.resume(reply)
         }
     }
-
-    /// The answer to `request` now, or nil to keep waiting.
-    private static func evaluate(_ request: Request, _ packager: LLHLSPackager,
-                                 position: PlaylistPosition?? = nil) -> HLSReply? {
-        switch request {
-        case .playlist(let directives):
-            let position = position ?? (packager.playlist == nil ? nil : packager.position)
-            switch BlockingReload.decide(directives, position: position) {
-            case .ready:
-                guard let text = packager.playlist else {
-                    return .error(404, "the stream ended before its first segment")
-                }
-                let cache = directives.isBlocking && !packager.isEnded
-                    ? HLSCachePolicy.blockingPlaylist(targetDuration: packager.targetDuration ?? 1)
-                    : HLSCachePolicy.livePlaylist
-                return .playlist(text, cacheControl: cache)
-            case .hold:
-                return packager.isEnded ? .error(404, "the stream ended before its first segment") : nil
-            case .badRequest(let reason):
-                return .error(400, reason)
-            }
-        case .resource(let name):
-            switch packager.resource(name) {
-            case .available(let bytes): return .media(bytes)
-            case .pending: return nil
-            case .notFound: return .error(404, "no such part or segment (it may have left the window)")
-            }
-        }
-    }
-
     /// Drops ended streams kept longer than the retention.
     private func purgeEnded(_ state: inout State) {
         let now = ContinuousClock.now

@@ -118,27 +118,37 @@ final class ServeHLS: Sendable {
         })
     }
 
-    /// The playlist now, or held (without a task) until it can be answered.
+    /// The playlist now, or held (without a task) until it can be answered: the query is parsed and the stream
+    /// looked at once.
     private static func playlist(_ origin: HLSOrigin, _ id: HLSStreamID, query: String?)
         -> HTTPRouter.ImmediateOrLater {
-        if let reply = origin.playlistNow(id, query: query) { return .response(response(reply)) }
-        return .later { pending in
-            pending.onCancel(origin.playlist(id, query: query) { pending.respond(response($0)) })
-        }
+        answer(origin, origin.playlistLookup(id, query: query))
     }
 
     /// The resource now, or held (without a task) until it can be answered.
     private static func resource(_ origin: HLSOrigin, directory: String, name: String)
         -> HTTPRouter.ImmediateOrLater {
-        if let reply = origin.resourceNow(directory: directory, name: name) { return .response(response(reply)) }
-        return .later { pending in
-            pending.onCancel(origin.resource(directory: directory, name: name) { pending.respond(response($0)) })
+        answer(origin, origin.resourceLookup(directory: directory, name: name))
+    }
+
+    private static func answer(_ origin: HLSOrigin, _ lookup: HLSOrigin.Lookup) -> HTTPRouter.ImmediateOrLater {
+        switch lookup {
+        case .reply(let reply):
+            return .response(response(reply))
+        case .hold(let hold):
+            return .later { pending in
+                pending.onCancel(origin.hold(hold) { pending.respond(response($0)) })
+            }
         }
     }
 
+    /// The HTTP response of an origin's reply: its fields in their fixed order, its body shared (not copied).
     static func response(_ reply: HLSReply) -> HTTPResponse {
         var headers = HTTPHeaders()
-        for (name, value) in reply.headers.sorted(by: { $0.key < $1.key }) { headers.add(name, value) }
+        headers.reserveCapacity(6)
+        headers.add("Access-Control-Allow-Origin", HLSReply.allowedOrigin)
+        headers.add("Content-Type", reply.contentType)
+        headers.add("Cache-Control", reply.cacheControl)
         return HTTPResponse(status: HTTPStatus(code: reply.status), headers: headers, body: .bytes(reply.body))
     }
 }
