@@ -105,8 +105,8 @@ enum Targets {
             report.target("\(section.dropFirst(3)): stream serve CPU <= nginx's serving the same files",
                           met: cpu.ratioMedian.map { $0 <= 1 },
                           detail: "\(f(cpu.oursMedian)) % vs \(f(cpu.peerMedian)) % of a core "
-                            + "(ratio \(f(cpu.ratioMedian))); without the ingest and packaging "
-                            + "\(f(serving?.oursMedian)) %")
+                            + "(ratio \(f(cpu.ratioMedian)); ours includes the ingest and packaging, nginx's does "
+                            + "not); without them \(f(serving?.oursMedian)) % (ratio \(f(serving?.ratioMedian)))")
             let rss = find(section, "server peak RSS")
             report.target("\(section.dropFirst(3)): stream serve peak RSS <= 100 MB",
                           met: rss?.oursMedian.map { $0 <= 100 }, detail: "\(f(rss?.oursMedian)) MB")
