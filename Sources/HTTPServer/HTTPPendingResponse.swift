@@ -1,4 +1,4 @@
-import Locking
+import Synchronization
 
 /// The answer to a request that a handler gives later, from any thread, without a task waiting for it (see
 /// ``HTTPRouter/ImmediateOrLater/later(_:)``): an LL-HLS origin keeps it with the held request and answers when the
@@ -10,7 +10,9 @@ public final class HTTPPendingResponse: Sendable {
         var onCancel: (@Sendable () -> Void)?
     }
 
-    private let state = Locked(State())
+    /// Inline (a futex), not a heap-allocated pthread mutex: a server holding hundreds of LL-HLS requests makes one
+    /// of these for each.
+    private let state = Mutex(State())
     private let deliver: @Sendable (HTTPResponse) -> Void
 
     init(deliver: @escaping @Sendable (HTTPResponse) -> Void) {

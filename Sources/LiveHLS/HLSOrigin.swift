@@ -104,8 +104,12 @@ public final class HLSOrigin: Sendable {
         private struct Derived {
             /// nil until asked for; then the position (nil before the first segment).
             var position: PlaylistPosition??
+            var isEnded: Bool?
             var livePlaylist: HLSReply?
             var blockingPlaylist: HLSReply?
+            /// The answers for resources asked for since the change (the part 200 readers wait for is looked up in
+            /// the packager once): at most ``Stream/maximumCachedResources``, emptied at each change.
+            var resources: [ResourceName: HLSReply?] = [:]
         }
 
         init(packager: LLHLSPackager) {
@@ -131,6 +135,18 @@ public final class HLSOrigin: Sendable {
             let position = packager.playlist == nil ? nil : packager.position
             derived.position = .some(position)
             return position
+        }
+
+        /// The most resource answers kept between two changes of the packager (a part is ~100 KB, shared with the
+        /// packager: the table holds references, not copies).
+        static let maximumCachedResources = 64
+
+        /// Whether the playlist has EXT-X-ENDLIST (a method call on the packager copies it: asked once per change).
+        private func isEnded() -> Bool {
+            if let isEnded = derived.isEnded { return isEnded }
+            let isEnded = packager.isEnded
+            derived.isEnded = isEnded
+            return isEnded
         }
 
         /// Whether the playlist exists (the first segment is complete).
@@ -194,19 +210,24 @@ public final class HLSOrigin: Sendable {
             case .playlist(let directives):
                 switch BlockingReload.decide(directives, position: position()) {
                 case .ready:
-                    return playlistReply(blocking: directives.isBlocking && !packager.isEnded)
+                    return playlistReply(blocking: directives.isBlocking && !isEnded())
                         ?? .error(404, "the stream ended before its first segment")
                 case .hold:
-                    return packager.isEnded ? .error(404, "the stream ended before its first segment") : nil
+                    return isEnded() ? .error(404, "the stream ended before its first segment") : nil
                 case .badRequest(let reason):
                     return .error(400, reason)
                 }
             case .resource(let name):
+                if let reply = derived.resources[name] { return reply }
+                let reply: HLSReply?
                 switch packager.resource(name) {
-                case .available(let bytes): return .media(bytes)
-                case .pending: return nil
-                case .notFound: return .error(404, "no such part or segment (it may have left the window)")
+                case .available(let bytes): reply = .media(bytes)
+                case .pending: reply = nil
+                case .notFound: reply = .error(404, "no such part or segment (it may have left the window)")
                 }
+                // Names no one asks for twice (a scan of made-up numbers) are not kept past the bound.
+                if derived.resources.count < Self.maximumCachedResources { derived.resources[name] = .some(reply) }
+                return reply
             }
         }
 
