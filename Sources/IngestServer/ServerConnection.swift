@@ -26,8 +26,12 @@ final class ServerConnection: ConnectionHandler {
         self.peer = connection.remoteAddress ?? connection.endpoint
         session = ServerSession(configuration: hub.sessionConfiguration, random: HandshakeRandom.bytes())
         // A peer that connects and never completes the RTMP handshake and connect is dropped.
-        handshakeTimer = connection.loop.scheduleOnLoop(after: handshakeTimeout) { [weak self] in
-            self?.fail("no RTMP connect within \(handshakeTimeout): dropping the idle connection")
+        // It reaches this handler through the connection, which lets go of it when it closes: a weak reference to
+        // self would give it a side table, and its retains and releases (one per relayed message and player) the
+        // runtime's slow path.
+        handshakeTimer = connection.loop.scheduleOnLoop(after: handshakeTimeout) { [connection] in
+            (connection.handler as? ServerConnection)?.fail(
+                "no RTMP connect within \(handshakeTimeout): dropping the idle connection")
         }
     }
 

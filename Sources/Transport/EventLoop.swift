@@ -203,6 +203,12 @@ public final class EventLoop: @unchecked Sendable {
         return id
     }
 
+    /// The adopted source with this id, until it is released.
+    func source(_ id: UInt64) -> (any EventSource)? {
+        assertInEventLoop()
+        return sources[id]
+    }
+
     /// Forgets an adopted source (after it closed).
     func release(_ id: UInt64) {
         assertInEventLoop()
