@@ -64,10 +64,12 @@ let package = Package(
         .systemLibrary(name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb-shm",
                        providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev"])]),
         // PulseAudio (libpulse-dev), loaded with dlopen at the first call (see Sources/CPulse/PulseLoader.c).
-        .target(name: "CPulse", path: "Sources/CPulse"),
+        // dlopen at a library's first call, for the C modules only some commands need (CPulse, CSRTP).
+        .target(name: "CLazyLibrary", path: "Sources/CLazyLibrary"),
+        .target(name: "CPulse", dependencies: ["CLazyLibrary"], path: "Sources/CPulse"),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
-        .systemLibrary(name: "CSRTP", path: "Sources/CSRTP", pkgConfig: "libsrtp2",
-                       providers: [.apt(["libsrtp2-dev"])]),
+        // libsrtp2 (libsrtp2-dev), loaded with dlopen at the first call (see Sources/CSRTP/SRTPLoader.c).
+        .target(name: "CSRTP", dependencies: ["CLazyLibrary"], path: "Sources/CSRTP"),
         .systemLibrary(name: "COpus", path: "Sources/COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),

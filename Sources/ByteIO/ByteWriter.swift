@@ -66,6 +66,33 @@ public struct ByteWriter: Sendable {
         return bytes.count - before
     }
 
+    /// Appends bytes from contiguous storage with one copy. The generic `writeBytes` over any sequence is compiled once in
+    /// this module and runs unspecialized from others; these overloads are what callers with arrays, slices and
+    /// buffers get.
+    @discardableResult
+    public mutating func writeBytes(_ value: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.append(contentsOf: value)
+        return value.count
+    }
+
+    /// Appends the bytes of an array with one copy.
+    @discardableResult
+    public mutating func writeBytes(_ value: [UInt8]) -> Int {
+        value.withUnsafeBufferPointer { writeBytes($0) }
+    }
+
+    /// Appends the bytes of an array slice with one copy.
+    @discardableResult
+    public mutating func writeBytes(_ value: ArraySlice<UInt8>) -> Int {
+        value.withUnsafeBufferPointer { writeBytes($0) }
+    }
+
+    /// Appends raw bytes with one copy.
+    @discardableResult
+    public mutating func writeBytes(_ value: UnsafeRawBufferPointer) -> Int {
+        value.withMemoryRebound(to: UInt8.self) { writeBytes($0) }
+    }
+
     /// Overwrites a big-endian integer of `width` bytes at an absolute index already written
     /// (for length fields filled in after the body).
     public mutating func setUInt(_ value: UInt64, at index: Int, width: Int) {

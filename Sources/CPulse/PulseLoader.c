@@ -2,56 +2,18 @@
 // (dlopen) and every call goes on to the library's function of the same name (dlsym), kept once found. Without the
 // library, calls return a failure (NULL, a negative number, a failed state) and stream_pulse_load_error() says why.
 #include "CPulse.h"
-#include <dlfcn.h>
+#include <CLazyLibrary.h>
 #include <stddef.h>
 
-static void *library;
-static const char *loadError;
-
-static void *pulseLibrary(void) {
-    void *handle = __atomic_load_n(&library, __ATOMIC_ACQUIRE);
-    if (handle != NULL) return handle;
-    // dlopen is thread-safe and counts references: two threads racing here get the same handle.
-    handle = dlopen("libpulse.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) {
-        const char *reason = dlerror();
-        __atomic_store_n(&loadError, reason != NULL ? reason : "libpulse.so.0 cannot be loaded", __ATOMIC_RELEASE);
-        return NULL;
-    }
-    __atomic_store_n(&library, handle, __ATOMIC_RELEASE);
-    return handle;
-}
+static stream_lazy_library pulse = STREAM_LAZY_LIBRARY("libpulse.so.0");
 
 const char *stream_pulse_load_error(void) {
-    if (pulseLibrary() != NULL) return NULL;
-    return __atomic_load_n(&loadError, __ATOMIC_ACQUIRE);
+    return stream_lazy_library_error(&pulse);
 }
 
-static void *resolve(void **slot, const char *name) {
-    void *function = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (function != NULL) return function;
-    void *handle = pulseLibrary();
-    if (handle == NULL) return NULL;
-    function = dlsym(handle, name);
-    __atomic_store_n(slot, function, __ATOMIC_RELEASE);
-    return function;
-}
-
-// FORWARD(return type, name, (parameters), (arguments), value without the library)
 #define FORWARD(type, name, parameters, arguments, fallback) \
-    type name parameters { \
-        static void *slot; \
-        type (*real) parameters = (type (*) parameters)resolve(&slot, #name); \
-        if (real == NULL) return fallback; \
-        return real arguments; \
-    }
-
-#define FORWARD_VOID(name, parameters, arguments) \
-    void name parameters { \
-        static void *slot; \
-        void (*real) parameters = (void (*) parameters)resolve(&slot, #name); \
-        if (real != NULL) real arguments; \
-    }
+    STREAM_LAZY_FORWARD(pulse, type, name, parameters, arguments, fallback)
+#define FORWARD_VOID(name, parameters, arguments) STREAM_LAZY_FORWARD_VOID(pulse, name, parameters, arguments)
 
 FORWARD(pa_threaded_mainloop *, pa_threaded_mainloop_new, (void), (), NULL)
 FORWARD_VOID(pa_threaded_mainloop_free, (pa_threaded_mainloop *m), (m))

@@ -150,7 +150,8 @@ public struct ICEAgent: Sendable {
         case gathered
         case checking(Checking)
         case connected(Connected)
-        case failed
+        /// Failed; with when the peer was last heard on the selected path, when one was selected.
+        case failed(lastHeard: Duration?)
     }
 
     /// The configuration.
@@ -226,7 +227,7 @@ public struct ICEAgent: Sendable {
         }
         earlyPeers.removeAll()
         guard !pairs.isEmpty else {
-            state = .failed
+            state = .failed(lastHeard: nil)
             return [.failed("none of the peer's \(remoteCandidates.count) candidates has an address family this "
                 + "host has an interface for")]
         }
@@ -282,7 +283,7 @@ public struct ICEAgent: Sendable {
             break
         case .checking(var checking):
             if now >= checking.deadline {
-                state = .failed
+                state = .failed(lastHeard: nil)
                 transactions.removeAll()
                 return actions + [.failed("no ICE candidate pair worked within "
                     + "\(configuration.connectTimeout) (\(checking.pairs.count) pairs checked); is UDP blocked?")]
@@ -293,20 +294,20 @@ public struct ICEAgent: Sendable {
                 actions.append(sendCheck(to: address, nominating: nominate, checking: checking, now: now))
             }
             if checking.pairs.allSatisfy({ $0.state == .failed }) {
-                state = .failed
+                state = .failed(lastHeard: nil)
                 transactions.removeAll()
                 return actions + [.failed("every ICE candidate pair failed its connectivity checks")]
             }
             state = .checking(checking)
         case .connected(var connected):
             if now - connected.lastConsent >= configuration.consentTimeout {
-                state = .failed
+                state = .failed(lastHeard: connected.lastHeard)
                 transactions.removeAll()
                 return actions + [.failed("the peer stopped answering consent checks for "
                     + "\(configuration.consentTimeout) (RFC 7675): the path is gone")]
             }
             if let silence = configuration.silenceTimeout, now - connected.lastHeard >= silence {
-                state = .failed
+                state = .failed(lastHeard: connected.lastHeard)
                 transactions.removeAll()
                 return actions + [.failed("the peer sent nothing for \(silence) (no consent answer, no RTCP): the "
                     + "path is gone")]
@@ -393,7 +394,6 @@ public struct ICEAgent: Sendable {
         case .connected(var connected):
             if source == connected.selected {
                 connected.lastHeard = now
-                lastHeardFromPeer = now
                 state = .connected(connected)
             }
         case .failed:
@@ -404,7 +404,13 @@ public struct ICEAgent: Sendable {
 
     /// When anything authenticated last came from the peer on the selected path (kept after a failure, so the
     /// driver can say how long the path was silent before it was given up); nil before a pair is selected.
-    public private(set) var lastHeardFromPeer: Duration?
+    public var lastHeardFromPeer: Duration? {
+        switch state {
+        case .connected(let connected): connected.lastHeard
+        case .failed(let lastHeard): lastHeard
+        case .gathering, .gathered, .checking: nil
+        }
+    }
 
     /// The driver got something authenticated from the peer on the selected path (SRTCP that decrypts, a DTLS
     /// record): the path is alive.
@@ -412,7 +418,6 @@ public struct ICEAgent: Sendable {
     public mutating func heard(now: Duration) {
         guard case .connected(var connected) = state else { return }
         connected.lastHeard = max(connected.lastHeard, now)
-        lastHeardFromPeer = connected.lastHeard
         state = .connected(connected)
     }
 
@@ -443,7 +448,6 @@ public struct ICEAgent: Sendable {
             if response.messageClass == .success && source == transaction.destination {
                 connected.lastConsent = now
                 connected.lastHeard = now
-                lastHeardFromPeer = now
                 state = .connected(connected)
             }
             return []
@@ -498,7 +502,6 @@ public struct ICEAgent: Sendable {
                                      selected: address, lastConsent: now,
                                      nextConsent: now + configuration.consentInterval, lastHeard: now,
                                      lastConsentSent: now))
-        lastHeardFromPeer = now
         return [.connected(address)]
     }
 

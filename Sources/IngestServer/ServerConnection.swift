@@ -15,6 +15,8 @@ final class ServerConnection: ConnectionHandler {
     /// Bytes of unfinished incoming messages last reported to the hub's budget.
     private var inboundHeld = 0
     private var isTornDown = false
+    /// The publisher's media of one read, relayed before the read's actions (kept between reads for its capacity).
+    private var media: [MediaMessage] = []
     private(set) var bytesSent = 0
     let peer: String
 
@@ -24,8 +26,12 @@ final class ServerConnection: ConnectionHandler {
         self.peer = connection.remoteAddress ?? connection.endpoint
         session = ServerSession(configuration: hub.sessionConfiguration, random: HandshakeRandom.bytes())
         // A peer that connects and never completes the RTMP handshake and connect is dropped.
-        handshakeTimer = connection.loop.scheduleOnLoop(after: handshakeTimeout) { [weak self] in
-            self?.fail("no RTMP connect within \(handshakeTimeout): dropping the idle connection")
+        // It reaches this handler through the connection, which lets go of it when it closes: a weak reference to
+        // self would give it a side table, and its retains and releases (one per relayed message and player) the
+        // runtime's slow path.
+        handshakeTimer = connection.loop.scheduleOnLoop(after: handshakeTimeout) { [connection] in
+            (connection.handler as? ServerConnection)?.fail(
+                "no RTMP connect within \(handshakeTimeout): dropping the idle connection")
         }
     }
 
@@ -39,7 +45,12 @@ final class ServerConnection: ConnectionHandler {
 
     func connectionDidRead(_ connection: Connection, buffer: UnsafeRawBufferPointer) {
         hub.statistics.addReceived(buffer.count)
-        run(session.bytesReceived(buffer))
+        let actions = session.bytesReceived(buffer, media: &media)
+        if !media.isEmpty {
+            relay(media)
+            media.removeAll(keepingCapacity: true)
+        }
+        run(actions)
         guard !isTornDown else { return }
         let held = session.bufferedByteCount
         let old = inboundHeld
@@ -65,7 +76,11 @@ final class ServerConnection: ConnectionHandler {
 
     /// Sends a relayed message as bytes shared with the stream's other players.
     func sendMedia(sharing chunks: inout SharedMediaChunks, streamID: UInt32) {
-        run(session.sendMedia(sharing: &chunks, streamID: streamID))
+        guard let (pending, shared) = session.mediaWrites(sharing: &chunks, streamID: streamID) else { return }
+        if !pending.isEmpty {
+            guard write(pending) else { return }
+        }
+        write(shared)
     }
 
     func sendMetadata(_ metadata: AMF0Object, streamID: UInt32) {
@@ -83,19 +98,36 @@ final class ServerConnection: ConnectionHandler {
 
     // MARK: Driver
 
+    /// Relays the publisher's media of one read.
+    private func relay(_ media: [MediaMessage]) {
+        for message in media {
+            // A player's failure may tear this connection down mid-read: look up the publish for each message.
+            guard let current = published else { return }
+            if message.streamID == current.streamID { hub.relay(message, in: current.stream) }
+        }
+    }
+
+    /// Queues bytes for the peer.
+    /// - Returns: false when they could not be queued (the connection is then failing).
+    @discardableResult
+    private func write(_ bytes: [UInt8]) -> Bool {
+        do {
+            try connection.write(bytes)
+        } catch {
+            fail("cannot queue data for \(peer): \(error)")
+            return false
+        }
+        bytesSent += bytes.count
+        hub.statistics.addSent(bytes.count)
+        hub.queued(bytes.count)
+        return true
+    }
+
     private func run(_ actions: [ServerSession.Action]) {
         for action in actions {
             switch action {
             case .write(let bytes):
-                do {
-                    try connection.write(bytes)
-                    bytesSent += bytes.count
-                    hub.statistics.addSent(bytes.count)
-                    hub.queued(bytes.count)
-                } catch {
-                    fail("cannot queue data for \(peer): \(error)")
-                    return
-                }
+                guard write(bytes) else { return }
             case .connected(let app):
                 self.app = app
                 handshakeTimer?.cancel()

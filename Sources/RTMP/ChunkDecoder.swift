@@ -53,15 +53,27 @@ public struct ChunkDecoder: Sendable {
 
     /// Appends bytes received from the peer.
     public mutating func append<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-        if readIndex > 0 {
-            if readIndex == buffer.count && buffer.capacity > Self.retainedCapacity {
-                buffer = []
-            } else {
-                buffer.removeSubrange(0..<readIndex)
-            }
-            readIndex = 0
-        }
+        dropConsumed()
         buffer.append(contentsOf: bytes)
+    }
+
+    /// Appends bytes received from the peer, lent for the length of the call, with one copy: the generic
+    /// ``append(_:)`` took a raw buffer a byte at a time (through the iterator's witness), 30 % of a relay's user
+    /// time in a profile.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        dropConsumed()
+        bytes.withMemoryRebound(to: UInt8.self) { buffer.append(contentsOf: $0) }
+    }
+
+    /// Removes the consumed bytes before an append.
+    private mutating func dropConsumed() {
+        guard readIndex > 0 else { return }
+        if readIndex == buffer.count && buffer.capacity > Self.retainedCapacity {
+            buffer = []
+        } else {
+            buffer.removeSubrange(0..<readIndex)
+        }
+        readIndex = 0
     }
 
     /// Returns the next complete message.

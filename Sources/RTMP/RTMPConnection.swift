@@ -49,7 +49,18 @@ struct RTMPConnection: Sendable {
     /// Feeds chunk stream bytes and counts them for acknowledgements.
     mutating func receive<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         decoder.append(bytes)
-        if let sequence = acknowledgements.received(bytes.count) {
+        received(bytes.count)
+    }
+
+    /// Feeds chunk stream bytes lent by the driver (copied once, not a byte at a time as the generic one would).
+    mutating func receive(_ buffer: UnsafeRawBufferPointer) {
+        decoder.append(buffer)
+        received(buffer.count)
+    }
+
+    /// Counts received bytes, acknowledging each window (RTMP §5.4.3).
+    private mutating func received(_ count: Int) {
+        if let sequence = acknowledgements.received(count) {
             send(.acknowledgement(sequenceNumber: sequence))
         }
     }

@@ -141,6 +141,21 @@ public struct ServerSession: Sendable {
     /// chunk decoder copies what it keeps, so no array is made per read once the handshake is done.
     /// - Returns: the actions to run in order.
     public mutating func bytesReceived(_ buffer: UnsafeRawBufferPointer) -> [Action] {
+        var unused: [MediaMessage] = []
+        return bytesReceived(buffer, media: &unused, collectsMedia: false)
+    }
+
+    /// Feeds bytes read from the client, lent for the length of the call, with a relay's fast path for media: the
+    /// publisher's audio and video messages that come before any other action are appended to `media` instead of
+    /// becoming `.media` actions, so that a read of media makes no action array. Run `media` first, then the
+    /// returned actions: that is the order the messages came in.
+    /// - Returns: the actions to run in order, after `media`.
+    public mutating func bytesReceived(_ buffer: UnsafeRawBufferPointer, media: inout [MediaMessage]) -> [Action] {
+        bytesReceived(buffer, media: &media, collectsMedia: true)
+    }
+
+    private mutating func bytesReceived(_ buffer: UnsafeRawBufferPointer, media: inout [MediaMessage],
+                                        collectsMedia: Bool) -> [Action] {
         switch state {
         case .closed:
             return []
@@ -148,15 +163,27 @@ public struct ServerSession: Sendable {
             return bytesReceived([UInt8](buffer))
         case .awaitingConnect, .connected:
             connection.receive(buffer)
-            return decodeMessages([])
+            return decodeMessages([], media: &media, collectsMedia: collectsMedia)
         }
     }
 
     /// Handles every complete message the decoder holds.
     private mutating func decodeMessages(_ actionsBefore: [Action]) -> [Action] {
+        var unused: [MediaMessage] = []
+        return decodeMessages(actionsBefore, media: &unused, collectsMedia: false)
+    }
+
+    /// Handles every complete message the decoder holds; with `collectsMedia`, media before any action go to
+    /// `media`.
+    private mutating func decodeMessages(_ actionsBefore: [Action], media: inout [MediaMessage],
+                                         collectsMedia: Bool) -> [Action] {
         var actions = actionsBefore
         do throws(RTMPError) {
             while let message = try connection.decoder.next() {
+                if collectsMedia && actions.isEmpty, let published = publishedMedia(message) {
+                    media.append(published)
+                    continue
+                }
                 try handle(message, actions: &actions)
                 if case .closed = state { break }
             }
@@ -164,6 +191,20 @@ public struct ServerSession: Sendable {
             return failed(error, actions: actions)
         }
         return flush(actions)
+    }
+
+    /// `message` as media of a stream this client publishes: audio or video (data messages may be metadata, and go
+    /// through ``handle(_:actions:)``); nil for anything else.
+    private func publishedMedia(_ message: RTMPMessage) -> MediaMessage? {
+        let kind: MediaMessage.Kind
+        switch message.typeID {
+        case RTMPMessageType.audio.rawValue: kind = .audio
+        case RTMPMessageType.video.rawValue: kind = .video
+        default: return nil
+        }
+        guard isPublishing(message.streamID) else { return nil }
+        return MediaMessage(kind: kind, timestamp: message.timestamp, streamID: message.streamID,
+                            body: message.payload)
     }
 
     /// Ends the session on a decoding or protocol error.
@@ -238,13 +279,21 @@ public struct ServerSession: Sendable {
     /// - Returns: `.write` with the shared bytes, or nothing when `streamID` is not playing or the body passes
     ///   RTMP's 16 MiB message limit.
     public mutating func sendMedia(sharing chunks: inout SharedMediaChunks, streamID: UInt32) -> [Action] {
-        guard isPlaying(streamID) else { return [] }
+        guard let (pending, bytes) = mediaWrites(sharing: &chunks, streamID: streamID) else { return [] }
+        return pending.isEmpty ? [.write(bytes)] : [.write(pending), .write(bytes)]
+    }
+
+    /// ``sendMedia(sharing:streamID:)`` for a relay's fast path, with no action array: the bytes to write in order.
+    /// - Returns: `pending`, output of this session not sent yet (usually empty), then `shared`, the message's
+    ///   shared chunk bytes; nil when `streamID` is not playing or the body passes RTMP's 16 MiB message limit.
+    public mutating func mediaWrites(sharing chunks: inout SharedMediaChunks,
+                                     streamID: UInt32) -> (pending: [UInt8], shared: [UInt8])? {
+        guard isPlaying(streamID) else { return nil }
         let chunkSize = connection.encoder.chunkSize
-        guard let bytes = try? chunks.bytes(chunkSize: chunkSize, streamID: streamID) else { return [] }
+        guard let bytes = try? chunks.bytes(chunkSize: chunkSize, streamID: streamID) else { return nil }
         connection.encoder.noteStandalone(chunkStreamID: chunks.kind.chunkStreamID, timestamp: chunks.timestamp,
                                           length: chunks.bodyCount, typeID: chunks.kind.rawValue, streamID: streamID)
-        let pending = connection.takeOutput()
-        return pending.isEmpty ? [.write(bytes)] : [.write(pending), .write(bytes)]
+        return (connection.takeOutput(), bytes)
     }
 
     /// Sends a Ping Request (RTMP §7.1.7); the driver's keepalive timer calls it.
@@ -286,6 +335,13 @@ public struct ServerSession: Sendable {
     private func isPlaying(_ streamID: UInt32) -> Bool {
         switch state {
         case .connected(let connected): connected.streams[streamID] == .playing
+        case .handshaking, .awaitingConnect, .closed: false
+        }
+    }
+
+    private func isPublishing(_ streamID: UInt32) -> Bool {
+        switch state {
+        case .connected(let connected): connected.streams[streamID] == .publishing
         case .handshaking, .awaitingConnect, .closed: false
         }
     }

@@ -116,7 +116,7 @@ public final class MP4File: RecordingFile {
 
     /// Writes the pending samples as one fragment; the last video frame lasts until `next` when that is video.
     private func flush(before next: TimedSample?) throws(RecordingWriteError) {
-        guard pendingBytes > 0 || !pendingVideo.isEmpty || !pendingAudio.isEmpty else { return }
+        guard !pendingVideo.isEmpty || !pendingAudio.isEmpty else { return }
         if let next, next.track == .video, let last = pendingVideo.last, next.decodeTime > last.decodeTime {
             pendingVideo[pendingVideo.count - 1].sample.duration = UInt32(clamping: next.decodeTime - last.decodeTime)
         }

@@ -31,6 +31,10 @@ public final class SRTPSession {
     /// - Throws: ``SRTPError`` when libsrtp refuses the key.
     public init(masterKey: [UInt8], direction: Direction) throws(SRTPError) {
         guard Self.initialized == srtp_err_status_ok else {
+            // libsrtp2 is loaded at the first use (CSRTP): say so if it cannot be.
+            if let reason = stream_srtp_load_error() {
+                throw SRTPError("cannot load the SRTP library (libsrtp2): \(String(cString: reason))")
+            }
             throw SRTPError("libsrtp failed to initialise (status \(Self.initialized.rawValue))")
         }
         guard masterKey.count == 30 else {

@@ -20,7 +20,7 @@ import WHIP
 /// microphone (or a test tone) live, from one encode to one or more ingests.
 struct BroadcastCommand: Command {
     let name = "broadcast"
-    let summary = "Go live with the screen (or test sources) to the saved (or given) ingests, and/or record to FLV."
+    let summary = "Go live with the screen (or test sources) to the saved (or given) ingests, and/or record to a file."
     let argumentsSynopsis = "[URL ...]"
     let discussion = """
         Uses the saved settings and credentials ('stream settings', 'stream credentials'); flags override them

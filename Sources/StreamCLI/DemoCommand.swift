@@ -26,7 +26,7 @@ struct DemoCommand: Command {
         page says so) and the server stops. The saved settings are not used: the demo is 720p30 with the camera
         PiP on, unless the flags below say otherwise. The server records what it receives to --output DIR
         (default: the 'demo' folder of Stream's data directory, $XDG_DATA_HOME/stream or ~/.local/share/stream);
-        the path is printed. The show's chat lives in a temporary directory removed at the end.
+        the path is printed; it is fragmented MP4 (plays in a browser). The show's chat lives in a temporary directory removed at the end.
         """
 
     var options: [OptionSpec] {
@@ -95,20 +95,20 @@ struct DemoCommand: Command {
             context.console.printError("stream: recording failed: \(failure)")
         }
         guard status == ExitCode.success else { return status }
-        guard let recording = server.finishedRecordings.last ?? Self.newestFLV(in: recordDirectory) else {
+        guard let recording = server.finishedRecordings.last ?? Self.newestRecording(in: recordDirectory) else {
             context.console.printError("stream: the built-in server recorded nothing in \(recordDirectory)")
             return ExitCode.failure
         }
         context.console.print("Recording: \(recording)")
-        context.console.print("Play it with: ffplay \(recording)")
+        context.console.print("Play it with: ffplay \(recording) (or open it in a browser)")
         return ExitCode.success
     }
 
-    /// The most recently modified `.flv` file in `directory`, if any.
-    private static func newestFLV(in directory: String) -> String? {
+    /// The most recently modified recording (`.mp4`, or `.flv` from an earlier version) in `directory`, if any.
+    private static func newestRecording(in directory: String) -> String? {
         let manager = FileManager.default
         let names = (try? manager.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".flv") }
+        return names.filter { $0.hasSuffix(".mp4") || $0.hasSuffix(".flv") }
             .map { "\(directory)/\($0)" }
             .max { left, right in
                 let leftDate = (try? manager.attributesOfItem(atPath: left)[.modificationDate] as? Date) ?? .distantPast

@@ -41,6 +41,8 @@ final class DemoServer: Sendable {
                 default: break
                 }
             })
+        // Fragmented MP4: a browser or any player opens it, and it plays to its last whole fragment if cut short.
+        configuration.recordFormat = .mp4
         showData = try Self.temporaryDirectory()
         let hls = ServeHLS(console: console)
         do {

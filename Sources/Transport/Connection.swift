@@ -640,7 +640,16 @@ public final class Connection: EventSource, CustomStringConvertible {
         idleTimer = nil
         guard let idleTimeout, !isClosed else { return }
         lastActivity = .now
-        idleTimer = loop.scheduleOnLoop(after: idleTimeout) { [weak self] in self?.checkIdle() }
+        scheduleIdleCheck(after: idleTimeout)
+    }
+
+    private func scheduleIdleCheck(after delay: Duration) {
+        // The timer names the connection by its id in the loop, not by a weak reference: a weak reference gives the
+        // object a side table, and every retain and release of it (several per relayed message) then takes the
+        // runtime's slow path. The loop forgets the id when the connection closes.
+        idleTimer = loop.scheduleOnLoop(after: delay) { [loop, id] in
+            (loop.source(id) as? Connection)?.checkIdle()
+        }
     }
 
     private func checkIdle() {
@@ -653,7 +662,7 @@ public final class Connection: EventSource, CustomStringConvertible {
                                            + "\(idleTimeout.formattedSeconds) (idle timeout): the peer is stalled "
                                            + "or gone"))
         } else {
-            idleTimer = loop.scheduleOnLoop(after: idleTimeout - idle) { [weak self] in self?.checkIdle() }
+            scheduleIdleCheck(after: idleTimeout - idle)
         }
     }
 

@@ -110,12 +110,13 @@ struct ICEAgentTests {
 
     /// A path that dies silently is noticed after the silence timeout (10 s), not after consent's 30 s; once the
     /// peer has been quiet for a consent interval, checks go every 500 ms so a lossy but live path answers first.
-    @Test func aSilentPathIsNoticedAfterTheSilenceTimeout() {
+    @Test func aSilentPathIsNoticedAfterTheSilenceTimeout() throws {
         var link = Link(silenceTimeout: .seconds(10))
         link.start()
         link.run(for: .seconds(20))
         #expect(link.a.phase == .connected && link.failures.isEmpty)
         link.dropEverything = true
+        let dropped = link.now
         let sentBefore = link.sentByA
         // The last thing heard came at most one consent interval (+20 %) before the drop: the path is given up
         // between 4 and 10 s after it, not at consent's 30 s.
@@ -124,6 +125,9 @@ struct ICEAgentTests {
         link.run(for: .milliseconds(6_100))
         #expect(link.a.phase == .failed)
         #expect(link.failures.contains { $0.contains("sent nothing for 10") }, "\(link.failures)")
+        // When the peer was last heard outlives the failure, so the driver can say how long the path was silent.
+        let lastHeard = try #require(link.a.lastHeardFromPeer)
+        #expect(lastHeard <= dropped && dropped - lastHeard <= .milliseconds(6_000), "\(dropped - lastHeard)")
         // Checks every 500 ms through the last 5 s of silence (the first may be in flight at the drop).
         #expect(link.sentByA - sentBefore >= 7, "\(link.sentByA - sentBefore) checks while silent")
     }
@@ -166,6 +170,7 @@ struct ICEAgentTests {
         link.start()
         link.run(for: .seconds(16), step: .milliseconds(50))
         #expect(link.a.phase == .failed)
+        #expect(link.a.lastHeardFromPeer == nil, "no pair was selected, so nothing was heard on one")
         #expect(link.failures.contains { $0.contains("failed") || $0.contains("no ICE candidate pair") })
     }
 

@@ -148,7 +148,7 @@ import Testing
         #expect(run.exitCode == 0, "\(run.error)")
         let line = try #require(run.output.split(separator: "\n").first { $0.hasPrefix("Recording: ") })
         let path = String(line.dropFirst("Recording: ".count))
-        #expect(path.hasPrefix(directory))
+        #expect(path.hasPrefix(directory) && path.hasSuffix(".mp4"), "\(path)")
         #expect(run.output.contains("ffplay \(path)"))
         // The show's watch page was printed; the host's ingest key (live_…) never was.
         let watch = run.output.split(separator: "\n").first { $0.hasPrefix("Watch it live") } ?? ""
@@ -157,6 +157,7 @@ import Testing
         let report = try ProbeReport.probe(path)
         #expect(report.video?.codecName == "h264" && report.video?.width == 640 && report.video?.height == 360)
         #expect(report.audio?.codecName == "aac")
+        #expect(report.formatName?.contains("mp4") == true, "\(String(describing: report.formatName))")
         #expect((63...91).contains(report.video?.frameCount ?? 0), "\(String(describing: report.video?.frameCount))")
     }
 

@@ -171,6 +171,19 @@ struct ChunkDecoderTests {
         #expect(decoder.unconsumedByteCount == 0)
     }
 
+    /// The same vectors through the entry for bytes a transport lends (its raw read buffer).
+    @Test(arguments: decoderVectors, Feeding.allCases)
+    func decodesVectorLentAsRawBytes(vector: ChunkVector, feeding: Feeding) throws {
+        var decoder = ChunkDecoder()
+        var messages: [RTMPMessage] = []
+        for piece in feeding.pieces(vector.bytes, next: followingVector.bytes) {
+            piece.withUnsafeBytes { decoder.append($0) }
+            while let message = try decoder.next() { messages.append(message) }
+        }
+        #expect(messages == vector.messages + followingVector.messages)
+        #expect(decoder.unconsumedByteCount == 0)
+    }
+
     @Test func setChunkSizeIsApplied() throws {
         var decoder = ChunkDecoder()
         decoder.append([0x02, 0, 0, 0, 0, 0, 4, 0x01, 0, 0, 0, 0, 0x00, 0x00, 0x10, 0x00])

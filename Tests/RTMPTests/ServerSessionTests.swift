@@ -54,6 +54,17 @@ struct ServerSessionTests {
                 .message(chunkStreamID: streamID == 0 ? 3 : 8, streamID: streamID)
         }
 
+        /// A client connected to `live` and publishing `k` on message stream 1, its events so far cleared.
+        static func publishing() throws -> Client {
+            var client = try Client()
+            try client.connect()
+            try client.send(command("createStream", 2))
+            try client.send(command("publish", 3, [.string("k"), .string("live")], streamID: 1))
+            try client.deliver(client.server.authorization(allowed: true))
+            client.events.removeAll()
+            return client
+        }
+
         mutating func connect(app: String = "live") throws {
             let object: AMF0Object = ["app": .string(app), "tcUrl": .string("rtmp://h/\(app)")]
             try send(Self.command("connect", 1, object: .object(object)))
@@ -192,12 +203,7 @@ struct ServerSessionTests {
     }
 
     @Test func mediaFedThroughAReusedReadBufferKeepsItsBytes() throws {
-        var client = try Client()
-        try client.connect()
-        try client.send(Client.command("createStream", 2))
-        try client.send(Client.command("publish", 3, [.string("k"), .string("live")], streamID: 1))
-        try client.deliver(client.server.authorization(allowed: true))
-        client.events.removeAll()
+        var client = try Client.publishing()
 
         // Two video messages of several 128-byte chunks, interleaved with audio, read in 50-byte pieces through one
         // buffer that is scribbled over after every read, as a transport's reused read buffer is by the next read.
@@ -224,6 +230,60 @@ struct ServerSessionTests {
             .media(MediaMessage(kind: .audio, timestamp: 10, streamID: 1, body: [0xAF, 0x01, 7])),
             .media(MediaMessage(kind: .video, timestamp: 33, streamID: 1, body: frames[1])),
         ])
+    }
+
+    /// The relay's fast path: media before any action come out in `media`, in order; from the first action on
+    /// (here metadata, then a command) everything is an action, so running `media` first keeps the wire's order.
+    @Test(arguments: [1, 7, 4096])
+    func mediaOfAReadComeOutBeforeItsActions(pieceSize: Int) throws {
+        var client = try Client.publishing()
+
+        let frame = pseudoRandomBytes(300, seed: 8)
+        let metadata = DataMessage.setDataFrame(["width": .number(1280)])
+        var wire: [UInt8] = []
+        for message in [
+            RTMPMessage(chunkStreamID: 6, timestamp: 0, type: .video, streamID: 1, payload: frame),
+            RTMPMessage(chunkStreamID: 4, timestamp: 10, type: .audio, streamID: 1, payload: [0xAF, 0x01, 7]),
+            RTMPMessage(chunkStreamID: 5, timestamp: 20, type: .amf0Data, streamID: 1, payload: metadata.payload),
+            RTMPMessage(chunkStreamID: 4, timestamp: 30, type: .audio, streamID: 1, payload: [0xAF, 0x01, 9]),
+            Client.command("closeStream", 0, streamID: 1),
+            RTMPMessage(chunkStreamID: 4, timestamp: 40, type: .audio, streamID: 1, payload: [0xAF, 0x01, 11]),
+        ] {
+            wire += try client.encoder.encode(message)
+        }
+        // The order the driver runs them in: each read's media, then its actions.
+        var ran: [ServerSession.Action] = []
+        var media: [MediaMessage] = []
+        var offset = 0
+        while offset < wire.count {
+            let piece = Array(wire[offset..<min(offset + pieceSize, wire.count)])
+            let actions = piece.withUnsafeBytes { client.server.bytesReceived($0, media: &media) }
+            ran += media.map { .media($0) }
+            media.removeAll()
+            ran += actions.filter { if case .write = $0 { false } else { true } }
+            offset += piece.count
+        }
+        #expect(ran == [
+            .media(MediaMessage(kind: .video, timestamp: 0, streamID: 1, body: frame)),
+            .media(MediaMessage(kind: .audio, timestamp: 10, streamID: 1, body: [0xAF, 0x01, 7])),
+            .metadata(streamID: 1, ["width": .number(1280)]),
+            .media(MediaMessage(kind: .audio, timestamp: 30, streamID: 1, body: [0xAF, 0x01, 9])),
+            .publishStopped(streamID: 1),
+        ])
+    }
+
+    @Test func mediaOfAStreamNotPublishedStayOutOfTheFastPath() throws {
+        var client = try Client()
+        try client.connect()
+        try client.send(Client.command("createStream", 2))
+        try client.send(Client.command("play", 3, [.string("k")], streamID: 1))
+        client.events.removeAll()
+        let wire = try client.encoder.encode(RTMPMessage(chunkStreamID: 6, timestamp: 0, type: .video, streamID: 1,
+                                                         payload: [0x17, 0x01]))
+        var media: [MediaMessage] = []
+        let actions = wire.withUnsafeBytes { client.server.bytesReceived($0, media: &media) }
+        #expect(media.isEmpty)
+        #expect(actions.isEmpty)
     }
 
     @Test func theHandshakeWorksThroughTheBufferEntryToo() throws {

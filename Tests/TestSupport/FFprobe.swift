@@ -13,6 +13,8 @@ public struct ProbeReport {
     }
 
     public var streams: [Stream]
+    /// The demuxer ffprobe chose (`mov,mp4,m4a,3gp,3g2,mj2`, `flv`, ...).
+    public var formatName: String?
     public var durationSeconds: Double?
     public var bitRate: Int?
 
@@ -42,6 +44,7 @@ public struct ProbeReport {
         let format = json["format"] as? [String: Any] ?? [:]
         return ProbeReport(
             streams: streams,
+            formatName: format["format_name"] as? String,
             durationSeconds: (format["duration"] as? String).flatMap(Double.init),
             bitRate: (format["bit_rate"] as? String).flatMap(Int.init)
         )

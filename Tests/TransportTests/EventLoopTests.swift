@@ -1,3 +1,4 @@
+import Glibc
 import Locking
 import Testing
 @testable import Transport
@@ -9,6 +10,15 @@ import Testing
             let onLoop = try await loop.submit { loop.inEventLoop }
             #expect(onLoop)
         }
+    }
+
+    /// The policy is the thread's own: a batch loop runs under SCHED_BATCH (3), a default one under SCHED_OTHER (0).
+    @Test(arguments: [(EventLoop.Scheduling.interactive, Int32(0)), (.batch, 3)])
+    func theLoopThreadRunsUnderItsPolicy(scheduling: EventLoop.Scheduling, policy: Int32) async throws {
+        let loop = try EventLoop(name: "test-policy", scheduling: scheduling)
+        defer { loop.shutdown() }
+        #expect(try await loop.submit { sched_getscheduler(0) } == policy)
+        #expect(sched_getscheduler(0) == 0)
     }
 
     @Test func timersFireInDeadlineOrderAndCancelledOnesDoNot() async throws {
