@@ -25,11 +25,11 @@ struct ServeCommand: Command {
         peers holding the most are closed, the players holding the most skip to the next keyframe). Peers past
         --max-connections are logged, a line every few seconds with counts. A --record-dir that cannot be written
         is an error at start; when the disk fills, the file is closed at its last whole tag (or MP4 fragment), the
-        stream goes on,
-        and recording resumes in a new file once space is freed. Ctrl-C stops the server and closes the
+        stream goes on, and recording resumes in a new file once space is freed. Ctrl-C stops the server and closes the
         recordings cleanly. It also serves HTTP (GET /v1/health answers a small JSON status; see docs/http.md)
         unless --no-http. Every publish is served there as LL-HLS (docs/hls.md): /hls/APP/TAG/index.m3u8, printed
-        when the publish starts (TAG is the key's tag, never the key; ?mode=plain drops the LL-HLS tags). With
+        when the publish starts (TAG is the key's tag, never the key; ?mode=plain drops the LL-HLS tags), with a
+        page that plays it in a browser beside it (/hls/APP/TAG/index.html, also printed). With
         --shows FILE it serves live shows at /v1/streams/NAME (docs/live-protocol.md), their main picture at
         /hls/NAME/main.m3u8 and each tile at /hls/NAME/TILE.m3u8, checks its hosts' publish grants and OBS keys,
         and keeps chat and moderation in --data-dir. Each show's web page is /watch/NAME (docs/watch.md; a token

@@ -78,7 +78,13 @@ final class ServeHLS: Sendable {
             switch action {
             case .start(let id):
                 origin.publishStarted(id)
-                if let base = baseURL.withLock({ $0 }) { console.print("LL-HLS: \(base)\(id.playlistPath)") }
+                if let base = baseURL.withLock({ $0 }) {
+                    console.print("LL-HLS: \(base)\(id.playlistPath)")
+                    // A plain publish has no watch page of a show: the player page beside its playlist plays it.
+                    if id.playlist == HLSStreamID.plainPlaylist {
+                        console.print("Player: \(base)\(id.path)\(Self.playerPage)")
+                    }
+                }
             case .append(let tag, let id):
                 origin.append(tag, to: id)
             case .discontinuity(let id):
@@ -90,6 +96,9 @@ final class ServeHLS: Sendable {
     }
 
     // MARK: Routes
+
+    /// The player page beside a plain publish's playlist (`/hls/{app}/{tag}/index.html`).
+    static let playerPage = "index.html"
 
     /// Adds `/hls/{app}/{tag}/{file}` (plain publishes) and `/hls/{stream}/{file}` (shows' pictures). Both answer on
     /// the HTTP server's event loop what exists now; a request that must be held (a blocking reload, the hinted
@@ -103,6 +112,7 @@ final class ServeHLS: Sendable {
             if file == id.playlist + ".m3u8" {
                 return Self.playlist(origin, id, query: request.target.rawQuery)
             }
+            if file == Self.playerPage { return .response(ServeWatch.playerPage()) }
             return Self.resource(origin, directory: id.directory, name: file)
         })
         router.add(.get, "/hls/{stream}/{file}", .immediateOrLater { request in

@@ -36,6 +36,13 @@ enum ServeWatch {
         return response
     }
 
+    /// The player page of a plain publish (`hls.html`, served beside its playlist: it plays `index.m3u8` in the
+    /// same directory).
+    static func playerPage() -> HTTPResponse {
+        guard let asset = WebAsset.named("hls.html") else { return .status(.notFound) }
+        return response(asset, cacheControl: "no-cache")
+    }
+
     private static func response(_ asset: WebAsset, cacheControl: String) -> HTTPResponse {
         HTTPResponse(status: .ok, headers: ["Content-Type": asset.contentType, "Cache-Control": cacheControl,
                                             "X-Content-Type-Options": "nosniff"],
