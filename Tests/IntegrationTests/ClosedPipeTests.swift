@@ -63,7 +63,8 @@ import Testing
                                             environment: environment, timeout: 60)
         #expect(run.firstLine.hasPrefix("Built-in server listening"), "\(run.firstLine)")
         #expect(run.status == 0, "stream exited \(String(describing: run.status))")
-        let recording = try #require(NginxRTMP.flvFiles(in: output).first)
+        // The demo records fragmented MP4.
+        let recording = try #require(NginxRTMP.files(in: output, ending: ".mp4").first)
         #expect((try ProbeReport.probe(recording).durationSeconds ?? 0) > 2)
     }
 }

@@ -169,8 +169,13 @@ public final class NginxRTMP: @unchecked Sendable {
 
     /// The paths of the FLV files in `directory`, sorted by name (oldest first for time-stamped names).
     public static func flvFiles(in directory: String) -> [String] {
+        files(in: directory, ending: ".flv")
+    }
+
+    /// The files in `directory` whose names end in `suffix` (".mp4"), sorted, as paths.
+    public static func files(in directory: String, ending suffix: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".flv") }.sorted().map { "\(directory)/\($0)" }
+        return names.filter { $0.hasSuffix(suffix) }.sorted().map { "\(directory)/\($0)" }
     }
 
     /// Stops nginx gracefully (SIGQUIT lets it finish recordings), then forcibly; a frozen one is thawed first.
