@@ -100,11 +100,13 @@ final class ServerConnection: ConnectionHandler {
 
     /// Relays the publisher's media of one read.
     private func relay(_ media: [MediaMessage]) {
-        for message in media {
-            // A player's failure may tear this connection down mid-read: look up the publish for each message.
-            guard let current = published else { return }
-            if message.streamID == current.streamID { hub.relay(message, in: current.stream) }
-        }
+        for message in media { relay(message) }
+    }
+
+    /// Relays a message of the stream this connection publishes. A player's failure may tear this connection down
+    /// mid-read: the publish is looked up for each message.
+    private func relay(_ message: MediaMessage) {
+        if let current = published, message.streamID == current.streamID { hub.relay(message, in: current.stream) }
     }
 
     /// Queues bytes for the peer.
@@ -152,9 +154,7 @@ final class ServerConnection: ConnectionHandler {
                     hub.stopPlaying(stream, connection: self)
                 }
             case .media(let message):
-                if let current = published, message.streamID == current.streamID {
-                    hub.relay(message, in: current.stream)
-                }
+                relay(message)
             case .metadata(let streamID, let object):
                 if let current = published, streamID == current.streamID {
                     current.stream.publishMetadata(object)
