@@ -12,11 +12,11 @@ import Locking
 /// The LL-HLS origin of a server: one ``LLHLSPackager`` per published stream, fed by the ingest, and the answers
 /// to players' requests, held until what they ask for exists.
 ///
-/// The ingest calls ``publishStarted(_:)``, ``append(_:to:)`` and ``publishStopped(_:)`` on its loop thread; HTTP
-/// handlers call ``playlist(_:query:)``, ``resource(_:name:)`` and ``resource(directory:name:)`` from any task, or,
-/// without a task, ``playlistNow(_:query:)`` and ``resourceNow(directory:name:)`` and, for what must be held, the
-/// callback forms ``playlist(_:query:reply:)`` and ``resource(directory:name:reply:)``. A
-/// blocking playlist reload or a request for the hinted part waits on the stream's changes (no polling) and is
+/// The ingest calls ``publishStarted(_:)``, ``append(_:to:)`` and ``publishStopped(_:)`` on its loop thread. An
+/// HTTP server looks a request up once, without a task (``playlistLookup(_:query:)``,
+/// ``resourceLookup(directory:name:)``), and passes what must wait to ``hold(_:reply:)``; ``playlist(_:query:)`` and
+/// ``resource(_:name:)`` answer a task, ``playlistNow(_:query:)`` and ``resourceNow(directory:name:)`` only what can
+/// be answered at once, ``playlist(_:query:reply:)`` through a callback. A blocking playlist reload or a request for the hinted part waits on the stream's changes (no polling) and is
 /// answered the moment the packager reports the part; after ``BlockingReload/maximumHoldTargetDurations`` target
 /// durations it gets 503 (one sweep every ``sweepInterval``, running only while requests are held, ends the holds).
 /// An ended stream keeps its playlist (with EXT-X-ENDLIST) for ``Configuration/endedRetention``, or until its ID
@@ -420,11 +420,6 @@ public final class HLSOrigin: Sendable {
         return await answer(look(.resource(resource), in: .id(id), plain: false))
     }
 
-    /// A resource by file name in a directory (see ``resourceLookup(directory:name:)``), from a task.
-    public func resource(directory: String, name: String) async -> HLSReply {
-        await answer(resourceLookup(directory: directory, name: name))
-    }
-
     /// The resource if it can be answered now; nil when the request must be held (the hinted part).
     public func resourceNow(directory: String, name: String) -> HLSReply? {
         guard case .reply(let reply) = resourceLookup(directory: directory, name: name) else { return nil }
@@ -436,13 +431,6 @@ public final class HLSOrigin: Sendable {
     public func playlist(_ id: HLSStreamID, query: String?,
                          reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
         answer(playlistLookup(id, query: query), reply: reply)
-    }
-
-    /// A resource through `reply`, at once or when held, without a task waiting.
-    /// - Returns: the cancellation of the hold (the client left); `reply` is then not called.
-    public func resource(directory: String, name: String,
-                         reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
-        answer(resourceLookup(directory: directory, name: name), reply: reply)
     }
 
     private func answer(_ lookup: Lookup, reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
@@ -557,6 +545,7 @@ public final class HLSOrigin: Sendable {
             return .error(503, "not available within the hold time; ask again")
         }
     }
+
     /// How often held requests are checked for the end of their hold, while there are any: one timer for all of
     /// them (a timer per request costs the server more than the requests themselves).
     static let sweepInterval = DispatchTimeInterval.milliseconds(200)
