@@ -93,11 +93,13 @@ struct HLSBench {
         publisher.start()
         defer { publisher.stop() }
         usleep(4_000_000)  // the first segment (2 s) and a little more
-        // What the publish alone costs (ingest and packaging), with no reader.
-        let idleStart = Self.cpuSeconds(serve.pid)
+        // What the publish alone costs (ingest and packaging), with no reader. CPU from the scheduler's run times,
+        // as item 5 reads it: at ~3 % of a core a 20 s window is ~60 ticks of /proc's 10 ms, this 5 s one ~4, so one
+        // tick either way moved the ratio by a few per cent and the ingest's share by 25-50 %.
+        let idleStart = ProcessTree.serverCPUSeconds(root: serve.pid)
         let idleClock = Measure.now()
         usleep(5_000_000)
-        let idleCPU = (Self.cpuSeconds(serve.pid) - idleStart) / (Measure.now() - idleClock) * 100
+        let idleCPU = (ProcessTree.serverCPUSeconds(root: serve.pid) - idleStart) / (Measure.now() - idleClock) * 100
 
         let warmup = 3.0
         var ours = try readerPhase(mode: "blocking", url: playlist, readers: readers, duration: duration,
@@ -120,13 +122,6 @@ struct HLSBench {
         return (ours, theirs)
     }
 
-    /// A server's CPU seconds (its process and children) from the scheduler's per-thread run times, as item 5 reads
-    /// them: at ~3 % of a core a 20 s window is ~60 ticks of /proc's 10 ms, the 5 s window without readers ~4, so
-    /// one tick either way moved the ratio by a few per cent and the ingest's share by 25-50 %.
-    static func cpuSeconds(_ root: pid_t) -> Double {
-        ProcessTree.preciseCPUSeconds(root: root) ?? ProcessTree.cpuSeconds(root: root)
-    }
-
     /// Readers per Python process: one asyncio loop serving many more would itself delay the parts it times.
     static let readersPerProcess = 25
 
@@ -141,10 +136,10 @@ struct HLSBench {
                              logFile: output)
         }
         usleep(UInt32(warmup * 1e6))
-        let cpuStart = Self.cpuSeconds(server)
+        let cpuStart = ProcessTree.serverCPUSeconds(root: server)
         let start = Measure.now()
         usleep(UInt32((duration - 0.5) * 1e6))
-        let cpu = Self.cpuSeconds(server) - cpuStart
+        let cpu = ProcessTree.serverCPUSeconds(root: server) - cpuStart
         let elapsed = Measure.now() - start
         let rss = ProcessTree.peakRSS(root: server)
         // The readers stop by themselves at their deadline; wait for their reports.

@@ -143,7 +143,7 @@ struct IngestBench {
         /// The server's CPU seconds so far (the scheduler's run times in ns, not /proc's 10 ms ticks: at 4 x 1 a
         /// server uses ~1 % of a core) and the bytes its players received.
         func sample() -> (cpu: Double, bytes: Int) {
-            (ProcessTree.preciseCPUSeconds(root: root) ?? ProcessTree.cpuSeconds(root: root),
+            (ProcessTree.serverCPUSeconds(root: root),
              audience.reduce(0) { $0 + $1.statistics.bytesReceived })
         }
 

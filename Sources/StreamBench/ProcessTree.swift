@@ -51,6 +51,12 @@ enum ProcessTree {
         return total
     }
 
+    /// A server's CPU seconds as the benchmarks read them: ``preciseCPUSeconds(root:)``, or the ticks of
+    /// ``cpuSeconds(root:)`` when the scheduler's run times cannot be read.
+    static func serverCPUSeconds(root: pid_t) -> Double {
+        preciseCPUSeconds(root: root) ?? cpuSeconds(root: root)
+    }
+
     /// Sum of the peak resident sets (VmHWM) of `root` and its live descendants, in bytes.
     static func peakRSS(root: pid_t) -> Int {
         members(root: root).reduce(0) { total, pid in total + (peakRSS(pid: pid) ?? 0) }
