@@ -28,22 +28,29 @@ enum TestFrames {
         }
     }
 
-    /// Writes `frames` as packed raw I420 (ffmpeg's `-f rawvideo -pix_fmt yuv420p`), dropping row padding.
+    /// Writes `frames` as packed raw planes in their own format (I420 as ffmpeg's `-pix_fmt yuv420p`, BGRA as
+    /// `bgra`, NV12 as `nv12`), dropping row padding.
     static func writeRaw(_ frames: [VideoFrame], to path: String) throws {
         var data = Data()
-        for frame in frames {
-            frame.withUnsafePlanes { planes in
-                for plane in 0..<3 {
-                    let rows = plane == 0 ? frame.height : (frame.height + 1) / 2
-                    let bytes = plane == 0 ? frame.width : (frame.width + 1) / 2
-                    let base = planes.baseAddress(ofPlane: plane)
-                    let stride = planes.stride(ofPlane: plane)
-                    for row in 0..<rows {
-                        data.append(base + row * stride, count: bytes)
-                    }
+        for frame in frames { appendRaw(frame, to: &data) }
+        try write(data, to: path)
+    }
+
+    /// Appends `frame`'s planes to `data` as ``writeRaw(_:to:)`` writes them.
+    static func appendRaw(_ frame: VideoFrame, to data: inout Data) {
+        frame.withUnsafePlanes { planes in
+            for plane in 0..<frame.format.planeCount {
+                let base = planes.baseAddress(ofPlane: plane)
+                let stride = planes.stride(ofPlane: plane)
+                let bytes = frame.layout.rowBytes(ofPlane: plane)
+                for row in 0..<frame.layout.rows(ofPlane: plane) {
+                    data.append(base + row * stride, count: bytes)
                 }
             }
         }
+    }
+
+    static func write(_ data: Data, to path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: data) else {
             throw BenchError("cannot write \(path)")
         }
