@@ -119,8 +119,10 @@ let package = Package(
         .target(name: "LiveHLS", dependencies: ["HLS", "FLV", "Locking"], swiftSettings: strict),
         // The web front end (LL-HLS player, pages), embedded in the binary at build time.
         .target(name: "WebAssets",
-                resources: [.embedInCode("Web/hls-player.js"), .embedInCode("Web/hls.html"), .embedInCode("Web/watch.html"),
-                            .embedInCode("Web/watch.js"), .embedInCode("Web/watch.css")],
+                resources: [.embedInCode("Web/hls-player.js"), .embedInCode("Web/hls.html"),
+                            .embedInCode("Web/hls-page.js"), .embedInCode("Web/hls.css"),
+                            .embedInCode("Web/watch.html"), .embedInCode("Web/watch.js"),
+                            .embedInCode("Web/watch.css")],
                 swiftSettings: strict),
         // WebRTC without I/O: SDP offers and answers for WHIP, STUN and the ICE agent, RTP/RTCP and payloaders.
         .target(name: "SDP", swiftSettings: strict),

@@ -7,7 +7,8 @@ import WebAssets
 /// `/hls/{stream}/main.m3u8` with Stream's player and talks the live-show protocol on `/v1/streams/{stream}`.
 /// The page, its script, styles and the player are compiled in (`WebAssets`), served at `/assets/{name}`.
 enum ServeWatch {
-    /// Who may embed or script the page: only itself; media from blob URLs (Media Source), WebSockets to itself.
+    /// Who may embed or script a page (the watch page, a plain publish's player page): only itself; media from blob
+    /// URLs (Media Source), WebSockets to itself.
     static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; "
         + "img-src 'self' data:; media-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; "
         + "base-uri 'none'; form-action 'none'"
@@ -30,17 +31,22 @@ enum ServeWatch {
         guard StreamPattern.isValidName(stream), let asset = WebAsset.named("watch.html") else {
             return .status(.notFound, message: "not a stream name")
         }
-        var response = response(asset, cacheControl: "no-cache")
-        response.headers.add("Content-Security-Policy", contentSecurityPolicy)
-        response.headers.add("Referrer-Policy", "no-referrer")
-        return response
+        return pageResponse(asset)
     }
 
     /// The player page of a plain publish (`hls.html`, served beside its playlist: it plays `index.m3u8` in the
     /// same directory).
     static func playerPage() -> HTTPResponse {
         guard let asset = WebAsset.named("hls.html") else { return .status(.notFound) }
-        return response(asset, cacheControl: "no-cache")
+        return pageResponse(asset)
+    }
+
+    /// A page: revalidated on each load, under ``contentSecurityPolicy``, sending no referrer.
+    private static func pageResponse(_ asset: WebAsset) -> HTTPResponse {
+        var response = response(asset, cacheControl: "no-cache")
+        response.headers.add("Content-Security-Policy", contentSecurityPolicy)
+        response.headers.add("Referrer-Policy", "no-referrer")
+        return response
     }
 
     private static func response(_ asset: WebAsset, cacheControl: String) -> HTTPResponse {

@@ -10,7 +10,7 @@ import WebAssets
         return [UInt8](try Data(contentsOf: url))
     }
 
-    @Test(arguments: ["hls-player.js", "hls.html", "watch.html", "watch.js", "watch.css"])
+    @Test(arguments: ["hls-player.js", "hls.html", "hls-page.js", "hls.css", "watch.html", "watch.js", "watch.css"])
     func theEmbeddedAssetIsTheFileInTheRepository(name: String) throws {
         let asset = try #require(WebAsset.named(name))
         #expect(asset.bytes == (try Self.source(name)))
@@ -19,8 +19,14 @@ import WebAssets
 
     @Test func thePagePlaysWithThePlayerItNames() throws {
         let page = String(decoding: try #require(WebAsset.named("hls.html")).bytes, as: UTF8.self)
-        #expect(page.contains("<script src=\"/assets/hls-player.js\"></script>"))
-        #expect(page.contains("new StreamHLSPlayer("))
+        for name in ["hls-player.js", "hls-page.js"] {
+            #expect(page.contains("<script src=\"/assets/\(name)\"></script>"))
+        }
+        #expect(page.contains("<link rel=\"stylesheet\" href=\"/assets/hls.css\">"))
+        // No inline script or style: the page is served under the watch page's Content-Security-Policy.
+        #expect(!page.contains("<script>") && !page.contains("<style>"))
+        let script = String(decoding: try #require(WebAsset.named("hls-page.js")).bytes, as: UTF8.self)
+        #expect(script.contains("new StreamHLSPlayer("))
         let player = String(decoding: try #require(WebAsset.named("hls-player.js")).bytes, as: UTF8.self)
         #expect(player.contains("global.StreamHLSPlayer = StreamHLSPlayer;"))
         // No outside resource: the page must work on a machine without internet.
