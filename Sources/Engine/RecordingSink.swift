@@ -82,9 +82,10 @@ public actor RecordingSink: MediaSink {
             let kept = file.finish()
             summary = kept
             self.file = nil
+            let unit = format == .mp4 ? "fragment" : "tag"
             let what = kept.removed
                 ? "the file held no frame yet and was removed"
-                : "the file was closed at its last whole \(format == .mp4 ? "fragment" : "tag") (\(Self.describe(kept)))"
+                : "the file was closed at its last whole \(unit) (\(Self.describe(kept)))"
             let advice = error.isDiskFull ? "free some space" : "check the file's directory"
             throw BroadcastError(.recordingFailed, "recording to \(path) stopped: \(error.reason); \(what); "
                                     + "\(advice) and record again")

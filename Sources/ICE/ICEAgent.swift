@@ -219,7 +219,9 @@ public struct ICEAgent: Sendable {
                                now: Duration) -> [Action] {
         var pairs: [Pair] = []
         for candidate in remoteCandidates where localCandidate(for: candidate.address) != nil {
-            if !pairs.contains(where: { $0.remote.address == candidate.address }) { pairs.append(Pair(remote: candidate)) }
+            if !pairs.contains(where: { $0.remote.address == candidate.address }) {
+                pairs.append(Pair(remote: candidate))
+            }
         }
         for (address, priority) in earlyPeers where !pairs.contains(where: { $0.remote.address == address }) {
             pairs.append(Pair(remote: ICECandidate(kind: .peerReflexive, address: address, priority: priority,

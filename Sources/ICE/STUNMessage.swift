@@ -175,7 +175,8 @@ public struct STUNMessage: Sendable, Hashable {
         var covered = Array(received[..<fingerprintOffset])
         Self.setLength(&covered, bodyLength: fingerprintOffset - Self.headerSize + 8)
         let expected = CRC32.checksum(covered) ^ Self.fingerprintXOR
-        let value = received[(fingerprintOffset + 4)..<(fingerprintOffset + 8)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let value = received[(fingerprintOffset + 4)..<(fingerprintOffset + 8)]
+            .reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         return value == expected
     }
 

@@ -39,7 +39,9 @@ final class ChatPruner: Sendable {
                 _ = loop.schedule(after: Self.backlogPause) { self.pass(removedSoFar: removedSoFar + removed) }
             case .success(let removed):
                 let total = removedSoFar + removed
-                if total > 0 { onEvent(.chatPruned(messages: total, olderThanDays: Double(retention.components.seconds) / 86_400)) }
+                if total > 0 {
+                    onEvent(.chatPruned(messages: total, olderThanDays: Double(retention.components.seconds) / 86_400))
+                }
                 _ = loop.schedule(after: interval) { self.pass(removedSoFar: 0) }
             case .failure(let error):
                 onEvent(.storeFailed(show: "*", reason: "removing old chat: \(error.reason)"))

@@ -54,7 +54,8 @@ struct BenchRunner {
             }
         }
         let missedGates = Targets.evaluate(report)
-        report.note("load average at start \(startLoad), at end \(Self.loadAverage()) on \(ProcessInfo.processInfo.activeProcessorCount) cores (shared machine)")
+        report.note("load average at start \(startLoad), at end \(Self.loadAverage()) on "
+                        + "\(ProcessInfo.processInfo.activeProcessorCount) cores (shared machine)")
         report.note("\(runs) run(s) per item, \(options.quick ? "quick" : "full") mode, work dir \(work)")
         let title = "Stream benchmarks, \(ISO8601DateFormatter().string(from: started)) "
             + "(\(options.quick ? "quick" : "full") mode, \(runs) run(s); medians)"

@@ -32,7 +32,8 @@ struct BroadcastBench {
         }
         let shapes: [Shape] = context.quick
             ? [Shape(width: 1280, height: 720, fps: 30, kbps: 2500)]
-            : [Shape(width: 1280, height: 720, fps: 30, kbps: 2500), Shape(width: 1920, height: 1080, fps: 30, kbps: 4500),
+            : [Shape(width: 1280, height: 720, fps: 30, kbps: 2500),
+               Shape(width: 1920, height: 1080, fps: 30, kbps: 4500),
                Shape(width: 1280, height: 720, fps: 60, kbps: 4000)]
         let duration = context.quick ? 5 : 30
         let nginx = try NginxServer(directory: context.file("nginx-broadcast"), certificate: context.certificate,
@@ -45,14 +46,14 @@ struct BroadcastBench {
             let testsrc2 = try ffmpegBroadcast(shape, duration: duration, url: nginx.rtmpURL, pictures: nil)
             let section = "3 broadcast \(shape.name) \(duration)s"
             let peer = "ffmpeg overlay+x264+aac"
-            report.record(section, "CPU, share of one core", unit: "%", ours: ours.usage.cpuSeconds / Double(duration) * 100,
+            let oursCPU = ours.usage.cpuSeconds / Double(duration) * 100
+            report.record(section, "CPU, share of one core", unit: "%", ours: oursCPU,
                           peer: ffmpeg.cpuSeconds / Double(duration) * 100, peerName: peer,
                           note: "`stream broadcast --source test --pip on` vs ffmpeg on the same pictures (our screen "
                             + "and camera frames, raw, looped in memory) + [cam]scale,hflip overlay + sine; veryfast "
                             + "zerolatency, \(shape.kbps) kbps, keyint 2 s, 2 threads, AAC 128k; both to the same "
                             + "nginx-rtmp over RTMP; CPU over the whole process life")
-            report.record(section, "CPU vs ffmpeg drawing testsrc2", unit: "%",
-                          ours: ours.usage.cpuSeconds / Double(duration) * 100,
+            report.record(section, "CPU vs ffmpeg drawing testsrc2", unit: "%", ours: oursCPU,
                           peer: testsrc2.cpuSeconds / Double(duration) * 100, peerName: "ffmpeg lavfi testsrc2+...",
                           note: "ffmpeg's own sources: a picture x264 encodes for less CPU than ours")
             report.record(section, "peak RSS", unit: "MB", ours: Double(ours.usage.maxRSS) / 1e6,

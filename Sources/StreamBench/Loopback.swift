@@ -11,7 +11,9 @@ enum Loopback {
         defer { close(fd) }
         var address = makeAddress(port: 0)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else { throw BenchError("bind() failed: errno \(errno)") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

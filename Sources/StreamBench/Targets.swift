@@ -74,7 +74,8 @@ enum Targets {
         if let files = find("8 HTTP small file", "requests per second") {
             report.target("HTTP small file with keep-alive >= 0.8x nginx's requests/s",
                           met: files.ratioMedian.map { $0 >= 0.8 },
-                          detail: "\(f(files.oursMedian)) vs \(f(files.peerMedian)) req/s, ratio \(f(files.ratioMedian))")
+                          detail: "\(f(files.oursMedian)) vs \(f(files.peerMedian)) req/s, ratio "
+                            + "\(f(files.ratioMedian))")
         }
         if let rate = find("9 WebSocket fan-out", "messages delivered per second"),
            let p99 = find("9 WebSocket fan-out", "delivery latency p99") {

@@ -26,7 +26,8 @@ struct DemoCommand: Command {
         page says so) and the server stops. The saved settings are not used: the demo is 720p30 with the camera
         PiP on, unless the flags below say otherwise. The server records what it receives to --output DIR
         (default: the 'demo' folder of Stream's data directory, $XDG_DATA_HOME/stream or ~/.local/share/stream);
-        the path is printed; it is fragmented MP4 (plays in a browser). The show's chat lives in a temporary directory removed at the end.
+        the path is printed; it is fragmented MP4 (plays in a browser). The show's chat lives in a temporary
+        directory removed at the end.
         """
 
     var options: [OptionSpec] {

@@ -36,9 +36,11 @@ struct ServeCommand: Command {
         goes in the address's fragment, #token=...); /assets/hls-player.js is the player, for pages of your own.
         """
     let options: [OptionSpec] = [
-        .value("listen", valueName: "HOST:PORT", help: "Plain RTMP address (default 127.0.0.1:1935; port 0 = any free)."),
+        .value("listen", valueName: "HOST:PORT",
+               help: "Plain RTMP address (default 127.0.0.1:1935; port 0 = any free)."),
         .flag("no-plain", help: "Do not listen for plain RTMP (RTMPS only)."),
-        .value("tls-listen", valueName: "HOST:PORT", help: "Also listen for RTMPS here (needs --tls-cert and --tls-key)."),
+        .value("tls-listen", valueName: "HOST:PORT",
+               help: "Also listen for RTMPS here (needs --tls-cert and --tls-key)."),
         .value("tls-cert", valueName: "FILE", help: "PEM certificate chain for RTMPS."),
         .value("tls-key", valueName: "FILE", help: "PEM private key for RTMPS."),
         .value("record-dir", valueName: "DIR", help: "Where recordings go (default $XDG_DATA_HOME/stream/recordings)."),
