@@ -117,7 +117,8 @@ public final class Connection: EventSource, CustomStringConvertible {
     private var flushScheduled = false
     private var phaseTimer: Scheduled?
     private var idleTimer: Scheduled?
-    private var lastActivity = ContinuousClock.now
+    /// ``CoarseClock`` nanoseconds of the last read or flush, for the idle timeout.
+    private var lastActivity = CoarseClock.nanoseconds
 
     /// Called with the count of bytes that left the queue: sent, or dropped by a close (after the handler heard of
     /// the close). ``AsyncConnection`` keeps its thread-safe count with it.
@@ -307,7 +308,7 @@ public final class Connection: EventSource, CustomStringConvertible {
         phaseTimer?.cancel()
         phaseTimer = nil
         state = .open(streaming)
-        lastActivity = .now
+        lastActivity = CoarseClock.nanoseconds
         updateInterest()
         handler?.connectionDidOpen(self)
         guard isOpen else { return }
@@ -449,7 +450,7 @@ public final class Connection: EventSource, CustomStringConvertible {
         let flushed = before - outbound.count
         updateInterest()
         guard flushed > 0 else { return }
-        lastActivity = .now
+        lastActivity = CoarseClock.nanoseconds
         onDequeued?(flushed)
         if !insideWrite && isOpen && before > lowWatermark && outbound.count <= lowWatermark {
             handler?.connectionDidDrain(self)
@@ -472,7 +473,7 @@ public final class Connection: EventSource, CustomStringConvertible {
         loop.assertInEventLoop()
         guard isReadingPaused else { return }
         isReadingPaused = false
-        lastActivity = .now
+        lastActivity = CoarseClock.nanoseconds
         updateInterest()
         if streaming?.tls != nil { scheduleRead() }
     }
@@ -547,7 +548,7 @@ public final class Connection: EventSource, CustomStringConvertible {
                     return .failed(.posix(errno, "reading from", endpoint: endpoint))
                 }
             }
-            lastActivity = .now
+            lastActivity = CoarseClock.nanoseconds
             if isOpen { handler?.connectionDidRead(self, buffer: UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
             return tls == nil && count < buffer.count ? .wouldBlock : .bytes
         }
@@ -639,7 +640,7 @@ public final class Connection: EventSource, CustomStringConvertible {
         idleTimer?.cancel()
         idleTimer = nil
         guard let idleTimeout, !isClosed else { return }
-        lastActivity = .now
+        lastActivity = CoarseClock.nanoseconds
         scheduleIdleCheck(after: idleTimeout)
     }
 
@@ -654,9 +655,9 @@ public final class Connection: EventSource, CustomStringConvertible {
 
     private func checkIdle() {
         guard let idleTimeout, !isClosed else { return }
-        let now = ContinuousClock.now
+        let now = CoarseClock.nanoseconds
         if isReadingPaused { lastActivity = now }
-        let idle = lastActivity.duration(to: now)
+        let idle = Duration.nanoseconds(now - lastActivity)
         if idle >= idleTimeout {
             finishClose(TransportError(.timeout, "no data moved to or from \(endpoint) for "
                                            + "\(idleTimeout.formattedSeconds) (idle timeout): the peer is stalled "
