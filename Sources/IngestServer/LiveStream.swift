@@ -21,7 +21,10 @@ final class LiveStream {
 
     let key: Key
     let keyTag: String
-    private(set) weak var publisher: ServerConnection?
+    /// Held strongly and let go in ``detachPublisher()``, which the publisher's tear-down always reaches: a weak
+    /// reference would give the connection a side table, and its retains and releases (several per relayed message)
+    /// the runtime's slow path.
+    private(set) var publisher: ServerConnection?
     private(set) var players: [ObjectIdentifier: Player] = [:]
     private(set) var metadata: AMF0Object?
     private var videoHeader: MediaMessage?

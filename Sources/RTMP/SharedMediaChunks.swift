@@ -18,7 +18,17 @@ public struct SharedMediaChunks: Sendable {
     public let bodyCount: Int
     /// The body, until ``dropBody()``.
     private var body: [UInt8]?
-    private var encodings: [(chunkSize: UInt32, streamID: UInt32, bytes: [UInt8])] = []
+    /// The first encoding, held inline: it is usually the only one, and an array of one would cost an allocation
+    /// per relayed message.
+    private var first: Encoding?
+    /// Encodings for other chunk sizes or stream ids.
+    private var others: [Encoding] = []
+
+    private struct Encoding: Sendable {
+        var chunkSize: UInt32
+        var streamID: UInt32
+        var bytes: [UInt8]
+    }
 
     /// Prepares to share `media`; nothing is encoded yet.
     public init(_ media: MediaMessage) {
@@ -36,7 +46,7 @@ public struct SharedMediaChunks: Sendable {
 
     /// Bytes held by the encodings made so far.
     public var encodedByteCount: Int {
-        encodings.reduce(0) { $0 + $1.bytes.count }
+        others.reduce(first?.bytes.count ?? 0) { $0 + $1.bytes.count }
     }
 
     /// Bytes held: the body (until dropped) and the encodings.
@@ -46,27 +56,29 @@ public struct SharedMediaChunks: Sendable {
 
     /// Frees the body once an encoding holds it; does nothing before the first encoding.
     public mutating func dropBody() {
-        guard !encodings.isEmpty else { return }
+        guard first != nil else { return }
         body = nil
     }
 
     /// The chunk bytes of the message for a connection sending with `chunkSize` on message stream `streamID`.
     /// - Throws: ``RTMPError`` `.messageTooLarge` past RTMP's 24-bit length.
     public mutating func bytes(chunkSize: UInt32, streamID: UInt32) throws(RTMPError) -> [UInt8] {
-        if let found = encodings.first(where: { $0.chunkSize == chunkSize && $0.streamID == streamID }) {
+        if let first, first.chunkSize == chunkSize && first.streamID == streamID { return first.bytes }
+        if let found = others.first(where: { $0.chunkSize == chunkSize && $0.streamID == streamID }) {
             return found.bytes
         }
         let message = RTMPMessage(chunkStreamID: kind.chunkStreamID, timestamp: timestamp, typeID: kind.rawValue,
                                   streamID: streamID, payload: currentBody)
         let bytes = try ChunkEncoder.encodeStandalone(message, chunkSize: chunkSize)
-        encodings.append((chunkSize, streamID, bytes))
+        let encoding = Encoding(chunkSize: chunkSize, streamID: streamID, bytes: bytes)
+        if first == nil { first = encoding } else { others.append(encoding) }
         return bytes
     }
 
     /// The body, or the one the first encoding carries once it was dropped.
     private var currentBody: [UInt8] {
         if let body { return body }
-        let first = encodings[0]
+        guard let first else { preconditionFailure("a body is dropped only once an encoding holds it") }
         return ChunkEncoder.standalonePayload(first.bytes, chunkStreamID: kind.chunkStreamID, timestamp: timestamp,
                                               length: bodyCount, chunkSize: first.chunkSize)
     }
