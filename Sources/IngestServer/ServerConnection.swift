@@ -148,6 +148,11 @@ final class ServerConnection: ConnectionHandler {
                     published = nil
                 }
             case .play(let app, let name, let streamID):
+                // A second play on the same message stream replaces the first: the stream played before forgets
+                // this player (it would otherwise keep an entry for a connection that goes away).
+                if let previous = playing.removeValue(forKey: streamID) {
+                    hub.stopPlaying(previous, connection: self)
+                }
                 playing[streamID] = hub.startPlaying(app: app, name: name, connection: self, streamID: streamID)
             case .playStopped(let streamID):
                 if let stream = playing.removeValue(forKey: streamID) {

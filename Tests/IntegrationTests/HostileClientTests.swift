@@ -281,6 +281,42 @@ import Testing
         await client.close()
     }
 
+    /// Waits (up to 10 s) for the server to count no connection, and expects that.
+    static func expectAllConnectionsGone(_ running: IngestServerTests.Running) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while running.server.statistics.connections > 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(running.server.statistics.connections == 0)
+    }
+
+    @Test func aPlayerThatPlaysTwiceOnOneStreamAndLeavesIsForgottenByBothStreams() async throws {
+        let running = try await IngestServerTests.start()
+        defer { running.server.stop() }
+        let port = try #require(running.ports.rtmp)
+        let fixture = try MediaFixture.makeFLV(in: running.work, seconds: 2, size: "320x240", fps: 30, gop: 30)
+        // One player plays "first", then "second" on the same message stream, then leaves.
+        let log = running.log
+        let player = PeerThread("plays-twice") {
+            let socket = try RawSocket.connect(port: port)
+            try HostilePeer.play(socket, keys: ["first", "second"], port: port)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while log.all.filter({ if case .playStarted = $0 { true } else { false } }).count < 2
+                    && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            socket.close()
+        }
+        try await player.finish()
+        try await Self.expectAllConnectionsGone(running)
+        #expect(running.server.statistics.players == 0, "\(running.log.text)")
+        // Media published on the first stream must find no player left over from the connection that went away
+        // (the relay would reach a freed connection).
+        let push = try Subprocess.run("ffmpeg", ["-v", "error", "-re", "-i", fixture, "-c", "copy", "-f", "flv",
+                                                 "rtmp://127.0.0.1:\(port)/live/first"], timeout: 30)
+        #expect(push.status == 0, "ffmpeg publish failed: \(push.stderr)")
+    }
+
     @Test func connectionChurnLeavesNothingBehind() async throws {
         let running = try await IngestServerTests.start()
         defer { running.server.stop() }
@@ -298,11 +334,7 @@ import Testing
             }
         }
         try await churn.finish()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while running.server.statistics.connections > 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(running.server.statistics.connections == 0)
+        try await Self.expectAllConnectionsGone(running)
         let residentGrowth = ProcessMemory.residentBytes - residentBefore
         #expect(residentGrowth < 64 << 20, "RSS grew by \(residentGrowth >> 20) MB")
         print("connection churn: 300 connections, RSS +\(residentGrowth >> 10) kB")

@@ -80,6 +80,11 @@ enum HostilePeer {
     /// Client side: connects, creates a stream and plays `key` on it, then returns without reading anything
     /// more (a player that stops reading).
     static func play(_ socket: RawSocket, key: String, app: String = "live", port: Int) throws {
+        try play(socket, keys: [key], app: app, port: port)
+    }
+
+    /// Like ``play(_:key:app:port:)``, playing each of `keys` in turn on the same message stream.
+    static func play(_ socket: RawSocket, keys: [String], app: String = "live", port: Int) throws {
         var decoder = ChunkDecoder()
         decoder.append(try clientHandshake(socket))
         var encoder = ChunkEncoder()
@@ -92,8 +97,10 @@ enum HostilePeer {
             isCommand($0, "_result") && (try? CommandMessage(payload: $0.payload))?.transactionID == 2
         }
         let streamID = try CommandMessage(payload: created.payload).arguments.first?.numberValue ?? 1
-        let play = CommandMessage(name: "play", transactionID: 0, commandObject: .null, arguments: [.string(key)])
-        try socket.write(encoder.encode(play.message(chunkStreamID: 8, streamID: UInt32(streamID))))
+        for key in keys {
+            let play = CommandMessage(name: "play", transactionID: 0, commandObject: .null, arguments: [.string(key)])
+            try socket.write(encoder.encode(play.message(chunkStreamID: 8, streamID: UInt32(streamID))))
+        }
     }
 
     /// Sends the writes of `actions`.
