@@ -13,7 +13,10 @@ final class LiveStream {
 
     /// A player and the message stream it plays on.
     struct Player {
-        unowned let connection: ServerConnection
+        /// Unowned without the runtime's check (a checked unowned reference costs an atomic strong retain and release
+        /// per relayed message and player): the connection's tear-down removes the player (``StreamHub/stopPlaying``)
+        /// before the hub lets go of the connection, so no entry outlives its connection.
+        unowned(unsafe) let connection: ServerConnection
         let streamID: UInt32
         /// True after the player fell behind: video is skipped until the next keyframe.
         var waitingForKeyframe: Bool

@@ -122,7 +122,8 @@ public struct ChunkDecoder: Sendable {
         var stream = known ?? ChunkStream()
         // Bytes already received of a message on this chunk stream; a fmt 0/1/2 header in the middle of a message
         // means the peer gave up on it without an Abort, and it is dropped when this chunk is committed.
-        var received = partials[csid]?.count
+        let pending = partials[csid]?.count
+        var received = pending
 
         // RTMP §5.3.1.2 message header.
         var timestampField: UInt32 = 0
@@ -178,12 +179,13 @@ public struct ChunkDecoder: Sendable {
         guard let payload = reader.readSlice(chunkLength) else { return nil }
 
         // The chunk is complete: commit.
-        if startsMessage, let dropped = partials.removeValue(forKey: csid) {
+        // (The partials are looked up again only when this chunk stream had one: most messages fit in one chunk.)
+        if startsMessage, pending != nil, let dropped = partials.removeValue(forKey: csid) {
             bufferedPayloadBytes -= dropped.count
         }
         streams[csid] = stream
         if chunkLength == stream.length - alreadyReceived {
-            var body = partials.removeValue(forKey: csid) ?? []
+            var body = startsMessage ? [] : partials.removeValue(forKey: csid) ?? []
             bufferedPayloadBytes -= body.count
             body.appendBytes(payload)
             let message = RTMPMessage(chunkStreamID: csid, timestamp: stream.timestamp, typeID: stream.typeID,
