@@ -4,13 +4,28 @@ import Glibc
 ///
 /// `CLOCK_MONOTONIC_COARSE` is the time of the last scheduler tick (4 ms resolution here): the vDSO reads it from
 /// memory, without the cycle counter, and the value needs no `Duration` arithmetic. A connection notes its last
-/// activity on every read and flush (several times per relayed message); against its idle timeout of seconds the
-/// tick's lag does not matter, and the idle check, which reads the same clock, can only fire up to a tick late.
+/// activity on every read and flush (several times per relayed message); against its idle timeout of seconds a tick
+/// does not matter. Two readings can differ from the real time between them by up to one ``resolution``: see
+/// ``elapsedAtLeast(since:)``.
 enum CoarseClock {
     /// Nanoseconds since an arbitrary start (boot), rounded down to the last tick.
     static var nanoseconds: Int64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
         return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    }
+
+    /// The clock's tick, in nanoseconds (the kernel's `clock_getres`; 4 ms at 250 Hz).
+    static let resolution: Int64 = {
+        var time = timespec()
+        guard clock_getres(CLOCK_MONOTONIC_COARSE, &time) == 0 else { return 10_000_000 }
+        return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    }()
+
+    /// The least real time that can have passed since the reading `earlier`: a reading lags the real time by less
+    /// than a tick, so the difference of two readings can exceed the real interval by up to one tick. An idle
+    /// timeout measured with this never fires early.
+    static func elapsedAtLeast(since earlier: Int64) -> Duration {
+        .nanoseconds(max(0, nanoseconds - earlier - resolution))
     }
 }

@@ -655,9 +655,8 @@ public final class Connection: EventSource, CustomStringConvertible {
 
     private func checkIdle() {
         guard let idleTimeout, !isClosed else { return }
-        let now = CoarseClock.nanoseconds
-        if isReadingPaused { lastActivity = now }
-        let idle = Duration.nanoseconds(now - lastActivity)
+        if isReadingPaused { lastActivity = CoarseClock.nanoseconds }
+        let idle = CoarseClock.elapsedAtLeast(since: lastActivity)
         if idle >= idleTimeout {
             finishClose(TransportError(.timeout, "no data moved to or from \(endpoint) for "
                                            + "\(idleTimeout.formattedSeconds) (idle timeout): the peer is stalled "
