@@ -22,9 +22,10 @@ enum CoarseClock {
         return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     }()
 
-    /// The least real time that can have passed since the reading `earlier`: a reading lags the real time by less
-    /// than a tick, so the difference of two readings can exceed the real interval by up to one tick. An idle
-    /// timeout measured with this never fires early.
+    /// About the least real time that can have passed since the reading `earlier`: a reading lags the real time by
+    /// up to a tick, so the difference of two readings can exceed the real interval by a tick, which this takes
+    /// off. Under load the kernel may update the clock late (a lag of more than a tick), so an idle timeout measured
+    /// with this can still fire a few milliseconds early, never a whole tick.
     static func elapsedAtLeast(since earlier: Int64) -> Duration {
         .nanoseconds(max(0, nanoseconds - earlier - resolution))
     }
