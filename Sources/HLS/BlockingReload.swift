@@ -18,6 +18,48 @@ public enum BlockingReload {
         /// `_HLS_skip` among them (delta updates are not offered), are ignored.
         /// - Throws: ``HLSRequestError`` when a directive is not a decimal integer or appears twice.
         public init(query: String) throws(HLSRequestError) {
+            self.init()
+            // Over the UTF-8 bytes (a server reads this from every playlist request, and a request target is
+            // ASCII): an ASCII query splits at the same places byte by byte as character by character. Any other is
+            // read character by character.
+            let utf8 = query.utf8
+            guard utf8.allSatisfy({ $0 < 0x80 }) else {
+                try readCharacters(query)
+                return
+            }
+            var start = utf8.startIndex
+            while start < utf8.endIndex {
+                let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+                if start < end { try read(utf8[start..<end]) }
+                start = end == utf8.endIndex ? end : utf8.index(after: end)
+            }
+        }
+
+        /// One ASCII `name=value` pair.
+        private mutating func read(_ pair: Substring.UTF8View) throws(HLSRequestError) {
+            let equals = pair.firstIndex(of: UInt8(ascii: "="))
+            let name = pair[..<(equals ?? pair.endIndex)]
+            let isMSN = name.elementsEqual("_HLS_msn".utf8)
+            guard isMSN || name.elementsEqual("_HLS_part".utf8) else { return }
+            let text = equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...]
+            guard !text.isEmpty, text.count <= 12,
+                  text.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                let shown = Substring(text).prefix(20)
+                throw HLSRequestError("\(isMSN ? "_HLS_msn" : "_HLS_part") must be a decimal integer, not '\(shown)'")
+            }
+            // At most 12 digits: no overflow.
+            let value = text.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            if isMSN {
+                guard msn == nil else { throw HLSRequestError("_HLS_msn appears twice") }
+                msn = value
+            } else {
+                guard part == nil else { throw HLSRequestError("_HLS_part appears twice") }
+                part = value
+            }
+        }
+
+        /// A query with characters other than ASCII, character by character.
+        private mutating func readCharacters(_ query: String) throws(HLSRequestError) {
             for pair in query.split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = parts[0]

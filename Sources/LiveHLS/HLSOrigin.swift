@@ -55,7 +55,7 @@ public final class HLSOrigin: Sendable {
         public var timedOutRequests: Int
     }
 
-    fileprivate enum Request: Sendable {
+    fileprivate enum Request: Sendable, Equatable {
         case playlist(BlockingReload.Directives)
         case resource(ResourceName)
     }
@@ -79,12 +79,20 @@ public final class HLSOrigin: Sendable {
         fileprivate let limit: Duration
     }
 
-    private struct Waiter {
+    /// A held request: a class, so that the passes over a stream's waiters (release, expiry) retain one reference
+    /// per waiter instead of copying its request and callback.
+    private final class Waiter {
         let request: Request
         /// Given the reply when released, nil when the hold ends without one.
         let resume: @Sendable (HLSReply?) -> Void
         /// When the hold ends (503).
         let deadline: ContinuousClock.Instant
+
+        init(request: Request, resume: @escaping @Sendable (HLSReply?) -> Void, deadline: ContinuousClock.Instant) {
+            self.request = request
+            self.resume = resume
+            self.deadline = deadline
+        }
     }
 
     /// A packaged stream and its held requests: a class, so that finding it in the table and changing it never
@@ -187,9 +195,20 @@ public final class HLSOrigin: Sendable {
         /// playlist's bytes for every blocking reload it satisfies, the packager's bytes for every reader of a part.
         func release() -> [(Waiter, HLSReply?)] {
             var released: [(Waiter, HLSReply?)] = []
+            released.reserveCapacity(waiters.count)
             var kept = 0
+            // The waiters of a stream mostly ask for the same thing (the next playlist, the hinted part): an answer
+            // is found once per run of equal requests, not once per waiter.
+            var last: (request: Request, reply: HLSReply?)?
             for waiter in waiters.values {
-                if let reply = evaluate(waiter.request) {
+                let answer: HLSReply?
+                if let last, last.request == waiter.request {
+                    answer = last.reply
+                } else {
+                    answer = evaluate(waiter.request)
+                    last = (waiter.request, answer)
+                }
+                if let reply = answer {
                     released.append((waiter, reply))
                 } else {
                     kept += 1
@@ -376,9 +395,11 @@ public final class HLSOrigin: Sendable {
             let waiterID = state.nextWaiter
             // It may have changed since the lookup.
             let answer = state.streams[id]?.answerOrKeep(request, key: waiterID) {
-                Waiter(request: request, resume: { [weak self] released in
+                // Unowned: the origin calls a waiter's callback itself (release, expiry), so it is alive then; a weak
+                // reference would give it a side table, and every retain of it would take the runtime's slow path.
+                Waiter(request: request, resume: { [unowned self] released in
                     guard let released else {
-                        if let self { deliver(self.afterHold(request, for: id, counted: true)) }
+                        deliver(afterHold(request, for: id, counted: true))
                         return
                     }
                     deliver(released)
@@ -398,8 +419,9 @@ public final class HLSOrigin: Sendable {
             deliver(immediate)
             return {}
         }
-        return { [weak self] in
-            _ = self?.state.withLock { state in state.streams[id]?.waiters.removeValue(forKey: waiterID) }
+        // Strong: kept only while the request is held (the pending response drops it once answered).
+        return {
+            _ = self.state.withLock { state in state.streams[id]?.waiters.removeValue(forKey: waiterID) }
         }
     }
 
@@ -457,7 +479,7 @@ public final class HLSOrigin: Sendable {
     private static func playlistRequest(query: String?) -> Result<(Request, Bool), ReplyError> {
         guard let query, !query.isEmpty else { return .success((.playlist(BlockingReload.Directives()), false)) }
         // Held only until the first segment exists, like a playlist request without directives.
-        if query.utf8.split(separator: UInt8(ascii: "&")).contains(where: { $0.elementsEqual("mode=plain".utf8) }) {
+        if hasPlainMode(query) {
             return .success((.playlist(BlockingReload.Directives()), true))
         }
         do {
@@ -465,6 +487,19 @@ public final class HLSOrigin: Sendable {
         } catch {
             return .failure(ReplyError(.error(400, error.description)))
         }
+    }
+
+    /// Whether one of the query's `&`-separated items is `mode=plain` (without splitting it into an array: asked of
+    /// every playlist request).
+    private static func hasPlainMode(_ query: String) -> Bool {
+        let utf8 = query.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+            if utf8[start..<end].elementsEqual("mode=plain".utf8) { return true }
+            start = end == utf8.endIndex ? end : utf8.index(after: end)
+        }
+        return false
     }
 
     /// Which stream a request is for: named, or found from the epoch in a resource's name within a directory.
@@ -554,9 +589,10 @@ public final class HLSOrigin: Sendable {
     private func startSweeping() {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + Self.sweepInterval, repeating: Self.sweepInterval, leeway: .milliseconds(20))
-        // The handler holds the timer until it cancels it (cancelling releases the handler).
-        timer.setEventHandler { [weak self] in
-            guard let self, self.sweep() else {
+        // The handler holds the timer until it cancels it (cancelling releases the handler), and the origin while
+        // requests are held (their holds end on time even if the server let go of it).
+        timer.setEventHandler {
+            guard self.sweep() else {
                 timer.cancel()
                 return
             }

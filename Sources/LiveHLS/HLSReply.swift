@@ -25,6 +25,10 @@ public struct HLSReply: Sendable, Equatable {
 
     /// Players on other origins may read the stream: it is public to whoever knows its address.
     public static let allowedOrigin = "*"
+    /// The Content-Type of an init segment, part or segment.
+    public static let mediaContentType = HLSCachePolicy.mediaContentType
+    /// The Cache-Control of an init segment, part or segment.
+    public static let mediaCacheControl = HLSCachePolicy.immutableMedia
 
     /// The fields, in the order they are sent: Access-Control-Allow-Origin, Content-Type, Cache-Control.
     public var fields: [(name: String, value: String)] {
@@ -44,8 +48,7 @@ public struct HLSReply: Sendable, Equatable {
 
     /// 200 with an init segment, part or segment.
     static func media(_ bytes: [UInt8]) -> HLSReply {
-        HLSReply(status: 200, contentType: HLSCachePolicy.mediaContentType, cacheControl: HLSCachePolicy.immutableMedia,
-                 body: bytes)
+        HLSReply(status: 200, contentType: mediaContentType, cacheControl: mediaCacheControl, body: bytes)
     }
 
     /// An error with a one-line reason.
