@@ -113,13 +113,21 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         return closeRequested
     }
 
-    private static func isFraming(_ name: String) -> Bool {
+    static func isFraming(_ name: String) -> Bool {
         HTTPHeaders.name(name, matches: "Content-Length") || HTTPHeaders.name(name, matches: "Transfer-Encoding")
             || HTTPHeaders.name(name, matches: "Connection")
     }
 
-    /// Appends the field lines ("Name: value" CRLF each) to a head being written.
+    /// Appends the field lines ("Name: value" CRLF each) and the empty line that ends the head to a head being
+    /// written.
     func write(into bytes: inout [UInt8]) {
+        writeFields(into: &bytes)
+        bytes.append(HTTPSyntax.cr)
+        bytes.append(HTTPSyntax.lf)
+    }
+
+    /// Appends the field lines ("Name: value" CRLF each).
+    func writeFields(into bytes: inout [UInt8]) {
         for field in fields {
             Self.append(field.name, to: &bytes)
             bytes.append(HTTPSyntax.colon)
@@ -128,8 +136,6 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
             bytes.append(HTTPSyntax.cr)
             bytes.append(HTTPSyntax.lf)
         }
-        bytes.append(HTTPSyntax.cr)
-        bytes.append(HTTPSyntax.lf)
     }
 
     /// Appends a string's UTF-8 bytes, copying its storage at once when it is contiguous (native strings are).

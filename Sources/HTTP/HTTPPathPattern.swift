@@ -10,6 +10,8 @@ public struct HTTPPathPattern: Sendable, Equatable, CustomStringConvertible {
     private let segments: [Segment]
     /// The pattern as written.
     public let description: String
+    /// The names of the parameters, in the order ``values(_:)`` gives their values (an unnamed rest has none).
+    public let parameterNames: [String]
 
     /// Parses a pattern. A `{name...}` segment must be the last one; it matches zero or more segments.
     public init(_ pattern: String) {
@@ -28,25 +30,39 @@ public struct HTTPPathPattern: Sendable, Equatable, CustomStringConvertible {
                 precondition(index == segments.count - 1, "a {name...} segment must end the pattern: \(pattern)")
             }
         }
+        parameterNames = segments.compactMap { segment in
+            switch segment {
+            case .literal: nil
+            case .parameter(let name): name
+            case .rest(let name): name.isEmpty ? nil : name
+            }
+        }
+    }
+
+    /// Matches decoded path segments without building a table: the values of the parameters, in the order of
+    /// ``parameterNames`` (a router matches every request; the names are the pattern's, shared).
+    /// - Returns: the values (a rest parameter joined with "/"), or nil when the path does not match.
+    public func values(_ path: [String]) -> [String]? {
+        var values: [String] = []
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .literal(let text):
+                guard index < path.count, path[index] == text else { return nil }
+            case .parameter:
+                guard index < path.count else { return nil }
+                if values.isEmpty { values.reserveCapacity(parameterNames.count) }
+                values.append(path[index])
+            case .rest(let name):
+                if !name.isEmpty { values.append(path[min(index, path.count)...].joined(separator: "/")) }
+                return values
+            }
+        }
+        return path.count == segments.count ? values : nil
     }
 
     /// Matches decoded path segments.
     /// - Returns: the parameters by name (a rest parameter joined with "/"), or nil when the path does not match.
     public func match(_ path: [String]) -> [String: String]? {
-        var parameters: [String: String] = [:]
-        for (index, segment) in segments.enumerated() {
-            switch segment {
-            case .literal(let text):
-                guard index < path.count, path[index] == text else { return nil }
-            case .parameter(let name):
-                guard index < path.count else { return nil }
-                parameters[name] = path[index]
-            case .rest(let name):
-                // An unnamed rest ("{...}") matches without capturing.
-                if !name.isEmpty { parameters[name] = path[min(index, path.count)...].joined(separator: "/") }
-                return parameters
-            }
-        }
-        return path.count == segments.count ? parameters : nil
+        values(path).map { Dictionary(zip(parameterNames, $0)) { _, last in last } }
     }
 }

@@ -17,9 +17,15 @@ public struct HTTPResponseHead: Sendable, Equatable {
     /// The head as sent on the wire, ending with the empty line.
     /// - Parameter extraCapacity: room to leave after the head (a body about to be appended to the same array).
     public func encoded(extraCapacity: Int = 0) -> [UInt8] {
+        encoded(after: .none, .none, extraCapacity: extraCapacity)
+    }
+
+    /// The head as sent on the wire, with fields encoded beforehand first (in the order given), then ``headers``.
+    /// - Parameter extraCapacity: room to leave after the head (a body about to be appended to the same array).
+    public func encoded(after first: HTTPEncodedFields, _ second: HTTPEncodedFields, extraCapacity: Int = 0) -> [UInt8] {
         // Byte by byte rather than by string interpolation: written for every response.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(256 + extraCapacity)
+        bytes.reserveCapacity(256 + first.count + second.count + extraCapacity)
         version.write(into: &bytes)
         bytes.append(HTTPSyntax.space)
         let code = min(max(status.code, 100), 999)
@@ -30,6 +36,8 @@ public struct HTTPResponseHead: Sendable, Equatable {
         HTTPHeaders.append(status.reasonPhrase, to: &bytes)
         bytes.append(HTTPSyntax.cr)
         bytes.append(HTTPSyntax.lf)
+        bytes.append(contentsOf: first.bytes)
+        bytes.append(contentsOf: second.bytes)
         headers.write(into: &bytes)
         return bytes
     }

@@ -124,10 +124,14 @@ public struct HTTPServerMachine: Sendable {
     ///   - head: status and fields; `Content-Length`, `Transfer-Encoding` and `Connection` are set by the machine.
     ///   - bodyLength: the body's length when known (sent as `Content-Length`); nil for a streamed body, sent
     ///     chunked (or, to an HTTP/1.0 client, until the connection closes).
-    /// - Returns: the bytes of the head.
     ///   - extraCapacity: room to leave in the returned array for body bytes the caller appends (see
     ///     ``writesBody(count:)``).
-    public mutating func startResponse(_ head: consuming HTTPResponseHead, bodyLength: Int?,
+    ///   - encodedFields: fields encoded beforehand, sent before the head's own (see ``HTTPEncodedFields``); then
+    ///     `moreEncodedFields`.
+    /// - Returns: the bytes of the head.
+    public mutating func startResponse(_ head: consuming HTTPResponseHead,
+                                       encodedFields: HTTPEncodedFields = .none,
+                                       _ moreEncodedFields: HTTPEncodedFields = .none, bodyLength: Int?,
                                        extraCapacity: Int = 0) -> [UInt8] {
         guard case .handling(let exchange) = state else {
             preconditionFailure("HTTPServerMachine.startResponse without a request to answer")
@@ -156,7 +160,7 @@ public struct HTTPServerMachine: Sendable {
             head.headers.add("Connection", "keep-alive")
         }
         state = .responding(Response(exchange: exchange, outgoing: outgoing, keepAlive: keepAlive))
-        return head.encoded(extraCapacity: extraCapacity)
+        return head.encoded(after: encodedFields, moreEncodedFields, extraCapacity: extraCapacity)
     }
 
     /// Accounts for `count` body bytes of a response of known length that the caller writes itself, straight after

@@ -7,7 +7,7 @@ public struct HTTPRequest: Sendable {
     /// The decoded path segments and query parameters.
     public let target: HTTPRequestTarget
     /// The route's path parameters: "/v1/streams/{name}" matched by "/v1/streams/show" gives ["name": "show"].
-    public let parameters: [String: String]
+    public let parameters: HTTPRouteParameters
     /// The body (at most the route's body limit).
     public let body: [UInt8]
     /// The peer's address ("127.0.0.1:50000").
@@ -16,7 +16,7 @@ public struct HTTPRequest: Sendable {
     public let isSecure: Bool
 
     /// Creates a request (the server does; tests of handlers may too).
-    public init(head: HTTPRequestHead, target: HTTPRequestTarget, parameters: [String: String] = [:],
+    public init(head: HTTPRequestHead, target: HTTPRequestTarget, parameters: HTTPRouteParameters = [:],
                 body: [UInt8] = [], remoteAddress: String = "", isSecure: Bool = false) {
         self.head = head
         self.target = target
@@ -45,5 +45,38 @@ public struct HTTPRequest: Sendable {
         guard parts.count == 2, HTTPHeaders.name(String(parts[0]), matches: "Bearer") else { return nil }
         let token = parts[1].drop { $0 == " " }
         return token.isEmpty ? nil : String(token)
+    }
+}
+
+/// A route's path parameters by name: the pattern's names (shared by every request of the route) and the request's
+/// values, side by side. A router matches every request, and a table per request cost more than the request's own
+/// handling of an LL-HLS part.
+public struct HTTPRouteParameters: Sendable, Equatable, ExpressibleByDictionaryLiteral {
+    private let names: [String]
+    private let values: [String]
+
+    init(names: [String], values: [String]) {
+        precondition(names.count == values.count, "a value for each parameter name")
+        self.names = names
+        self.values = values
+    }
+
+    /// `["name": "show"]` (tests of handlers).
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(names: elements.map(\.0), values: elements.map(\.1))
+    }
+
+    /// The value of the parameter called `name` (the last one if a pattern names it twice).
+    public subscript(name: String) -> String? {
+        names.lastIndex(of: name).map { values[$0] }
+    }
+
+    /// The parameters as a table.
+    public var dictionary: [String: String] {
+        Dictionary(zip(names, values)) { _, last in last }
+    }
+
+    public static func == (lhs: HTTPRouteParameters, rhs: HTTPRouteParameters) -> Bool {
+        lhs.dictionary == rhs.dictionary
     }
 }

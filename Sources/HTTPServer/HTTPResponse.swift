@@ -19,6 +19,9 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     /// The fields.
     public var headers: HTTPHeaders
+    /// Fields encoded beforehand, sent before ``headers``: a handler answering many requests with the same fields
+    /// encodes them once (see ``HTTPEncodedFields``).
+    public var encodedFields: HTTPEncodedFields
     /// The body.
     public var body: Body
 
@@ -26,6 +29,15 @@ public struct HTTPResponse: Sendable {
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Body = .bytes([])) {
         self.status = status
         self.headers = headers
+        self.encodedFields = .none
+        self.body = body
+    }
+
+    /// Creates a response whose fields were encoded beforehand.
+    public init(status: HTTPStatus = .ok, encodedFields: HTTPEncodedFields, body: Body = .bytes([])) {
+        self.status = status
+        self.headers = [:]
+        self.encodedFields = encodedFields
         self.body = body
     }
 

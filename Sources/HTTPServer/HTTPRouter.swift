@@ -33,15 +33,24 @@ public struct HTTPRouter: Sendable {
         case later(@Sendable (HTTPPendingResponse) -> Void)
     }
 
-    struct Route: Sendable {
-        var method: HTTPMethod
-        var pattern: HTTPPathPattern
-        var bodyLimit: Int
-        var handler: Handler
+    /// A class: every request's match carries its route, and a copy of a reference is one retain (of the struct,
+    /// one per pattern array, string and handler closure).
+    final class Route: Sendable {
+        let method: HTTPMethod
+        let pattern: HTTPPathPattern
+        let bodyLimit: Int
+        let handler: Handler
+
+        init(method: HTTPMethod, pattern: HTTPPathPattern, bodyLimit: Int, handler: Handler) {
+            self.method = method
+            self.pattern = pattern
+            self.bodyLimit = bodyLimit
+            self.handler = handler
+        }
     }
 
     enum Match: Sendable {
-        case route(Route, parameters: [String: String])
+        case route(Route, parameters: HTTPRouteParameters)
         case methodNotAllowed(allowed: [HTTPMethod])
         case notFound
     }
@@ -113,9 +122,10 @@ public struct HTTPRouter: Sendable {
     func match(_ method: HTTPMethod, _ path: [String]) -> Match {
         var allowed: [HTTPMethod] = []
         for route in routes {
-            guard let parameters = route.pattern.match(path) else { continue }
+            guard let values = route.pattern.values(path) else { continue }
             if route.method == method || (method == .head && route.method == .get) {
-                return .route(route, parameters: parameters)
+                return .route(route, parameters: HTTPRouteParameters(names: route.pattern.parameterNames,
+                                                                     values: values))
             }
             allowed.append(route.method)
         }

@@ -34,6 +34,9 @@ final class HTTPServerConnection: ConnectionHandler {
     private var routed: (target: String, match: HTTPRouter.Match, parsed: HTTPRequestTarget?)?
     private var lingering = false
     private var bytesWhileLingering = 0
+    /// Set when the connection closed or switched to WebSocket: no timer is scheduled after that (timers capture the
+    /// handler unowned, and the core lets go of it then).
+    private var detached = false
 
     init(connection: Connection, core: ServerCore, isSecure: Bool) {
         self.connection = connection
@@ -66,6 +69,7 @@ final class HTTPServerConnection: ConnectionHandler {
     }
 
     func connectionDidClose(_ connection: Connection, error: TransportError?) {
+        detached = true
         timer?.cancel()
         lifetime?.fire()
         pending?.cancel()
@@ -132,16 +136,19 @@ final class HTTPServerConnection: ConnectionHandler {
 
     private func dispatch(_ head: HTTPRequestHead, body: [UInt8]) {
         exchange += 1
-        let route = routed.flatMap { $0.target == head.target ? $0 : nil } ?? {
-            let target = head.parsedTarget
-            return (head.target, target.map { core.router.match(head.method, $0.pathSegments) } ?? .notFound, target)
-        }()
-        routed = nil
-        guard let target = route.parsed else {
+        let parsed: HTTPRequestTarget?
+        let match: HTTPRouter.Match
+        if let found = routed.take(), found.target == head.target {
+            (parsed, match) = (found.parsed, found.match)
+        } else {
+            parsed = head.parsedTarget
+            match = parsed.map { core.router.match(head.method, $0.pathSegments) } ?? .notFound
+        }
+        guard let target = parsed else {
             respond(.status(.badRequest, message: "the request target has a malformed percent-escape"))
             return
         }
-        switch route.match {
+        switch match {
         case .notFound:
             respond(.status(.notFound))
         case .methodNotAllowed(let allowed):
@@ -217,25 +224,35 @@ final class HTTPServerConnection: ConnectionHandler {
     private func respond(_ response: consuming HTTPResponse) {
         // The fields move into the head (the response lets go of them), so adding ours copies nothing.
         let body = response.body
+        let encoded = response.encodedFields
         var head = HTTPResponseHead(status: response.status)
         swap(&head.headers, &response.headers)
-        if !head.headers.contains("Date") { head.headers.add("Date", core.date()) }
-        if !head.headers.contains("Server") { head.headers.add("Server", core.configuration.serverName) }
+        // A response with its fields encoded beforehand (an LL-HLS answer) gets ours encoded too: nothing is built
+        // or encoded per response but the status line and the framing.
+        var ours = HTTPEncodedFields.none
+        if head.headers.count == 0 && !encoded.hasDate && !encoded.hasServer {
+            ours = core.dateAndServerFields()
+        } else {
+            if !encoded.hasDate && !head.headers.contains("Date") { head.headers.add("Date", core.date()) }
+            if !encoded.hasServer && !head.headers.contains("Server") {
+                head.headers.add("Server", core.configuration.serverName)
+            }
+        }
         answered += 1
         switch body {
         case .bytes(let bytes):
-            let start = machine.startResponse(head, bodyLength: bytes.count)
+            let start = machine.startResponse(head, encodedFields: encoded, ours, bodyLength: bytes.count)
             // The body is queued as it is, after the head: an LL-HLS part shared by every reader of the stream is
             // never copied (plain sockets send both in one gathered write; TLS merges small chunks).
             send(start)
             send(machine.responseBody(bytes))
             run(machine.endResponse { self.bodyLimit($0) })
         case .stream(let producer):
-            send(machine.startResponse(head, bodyLength: nil))
+            send(machine.startResponse(head, encodedFields: encoded, ours, bodyLength: nil))
             startStream(producer)
         case .file(let body):
             let small = body.range.count <= FileSender.chunkSize
-            var start = machine.startResponse(head, bodyLength: body.range.count,
+            var start = machine.startResponse(head, encodedFields: encoded, ours, bodyLength: body.range.count,
                                               extraCapacity: small ? body.range.count : 0)
             // A small file goes out with its head in one write (one packet with TCP_NODELAY), read into the head's
             // buffer. A HEAD request's response has no body on the wire.
@@ -276,8 +293,9 @@ final class HTTPServerConnection: ConnectionHandler {
         }
         if budget <= 0 && connection.queuedBytes <= FileSender.queueTarget {
             // A fast client: let other connections have the loop, then continue.
-            connection.loop.scheduleOnLoop(after: .zero) { [weak self] in
-                guard let self, let file = self.file, file === sender else { return }
+            // Strong: the turn is short, and a weak reference would give every connection a side table.
+            connection.loop.scheduleOnLoop(after: .zero) {
+                guard let file = self.file, file === sender else { return }
                 self.pump(sender)
             }
         }
@@ -365,6 +383,7 @@ final class HTTPServerConnection: ConnectionHandler {
             head.headers.add("Date", core.date())
             head.headers.add("Server", core.configuration.serverName)
             let (bytes, leftover) = machine.switchProtocols(head)
+            detached = true
             timer?.cancel()
             timer = nil
             deadline = nil
@@ -412,9 +431,13 @@ final class HTTPServerConnection: ConnectionHandler {
 
     private func scheduleCheck(at instant: ContinuousClock.Instant) {
         timer?.cancel()
+        guard !detached else { return }
         checkAt = instant
-        timer = connection.loop.scheduleOnLoop(after: ContinuousClock.now.duration(to: instant)) { [weak self] in
-            self?.checkDeadline()
+        // Unowned, not weak: a weak reference gives the connection a side table, and every retain and release of it
+        // then takes the runtime's slow path. The timer is cancelled when the connection closes or upgrades (before
+        // the core lets go of it), and a cancelled timer never runs.
+        timer = connection.loop.scheduleOnLoop(after: ContinuousClock.now.duration(to: instant)) { [unowned self] in
+            checkDeadline()
         }
     }
 
@@ -442,8 +465,9 @@ final class HTTPServerConnection: ConnectionHandler {
         timer?.cancel()
         checkAt = nil
         let deadline = ContinuousClock.now + core.configuration.lingerTimeout
-        timer = connection.loop.scheduleOnLoop(after: Self.lingerQuietPeriod) { [weak self] in
-            self?.checkLingering(until: deadline)
+        guard !detached else { return }
+        timer = connection.loop.scheduleOnLoop(after: Self.lingerQuietPeriod) { [unowned self] in
+            checkLingering(until: deadline)
         }
     }
 
@@ -454,8 +478,9 @@ final class HTTPServerConnection: ConnectionHandler {
             return
         }
         bytesWhileLingering = 0
-        timer = connection.loop.scheduleOnLoop(after: Self.lingerQuietPeriod) { [weak self] in
-            self?.checkLingering(until: deadline)
+        guard !detached else { return }
+        timer = connection.loop.scheduleOnLoop(after: Self.lingerQuietPeriod) { [unowned self] in
+            checkLingering(until: deadline)
         }
     }
 

@@ -111,4 +111,15 @@ final class ServerCore {
         }
         return cachedDate.text
     }
+
+    /// The `Date` and `Server` fields, encoded once per second (for responses that bring neither).
+    func dateAndServerFields() -> HTTPEncodedFields {
+        let now = time(nil)
+        if now != cachedFields.second {
+            cachedFields = (now, HTTPEncodedFields(["Date": date(), "Server": configuration.serverName]))
+        }
+        return cachedFields.fields
+    }
+
+    private var cachedFields: (second: Int, fields: HTTPEncodedFields) = (-1, .none)
 }

@@ -152,13 +152,41 @@ final class ServeHLS: Sendable {
         }
     }
 
-    /// The HTTP response of an origin's reply: its fields in their fixed order, its body shared (not copied).
+    /// The HTTP response of an origin's reply: its fields in their fixed order, encoded once for every reply that
+    /// has them (the hundreds of answers a part releases share one encoding), its body shared (not copied).
     static func response(_ reply: HLSReply) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(6)
-        headers.add("Access-Control-Allow-Origin", HLSReply.allowedOrigin)
-        headers.add("Content-Type", reply.contentType)
-        headers.add("Cache-Control", reply.cacheControl)
-        return HTTPResponse(status: HTTPStatus(code: reply.status), headers: headers, body: .bytes(reply.body))
+        HTTPResponse(status: reply.status == 200 ? .ok : HTTPStatus(code: reply.status),
+                     encodedFields: encodedFields(reply), body: .bytes(reply.body))
+    }
+
+    private struct FieldsKey: Hashable {
+        var contentType: String
+        var cacheControl: String
+    }
+
+    /// The encoded fields by Content-Type and Cache-Control: a handful (media, the live and the blocking playlist
+    /// per target duration, errors), at most ``maximumEncodedFields``; others are encoded per reply.
+    private static let encodedFieldsCache = Locked([FieldsKey: HTTPEncodedFields]())
+    static let maximumEncodedFields = 16
+
+    /// The fields of every part and segment.
+    private static let mediaFields = HTTPEncodedFields([
+        "Access-Control-Allow-Origin": HLSReply.allowedOrigin, "Content-Type": HLSReply.mediaContentType,
+        "Cache-Control": HLSReply.mediaCacheControl,
+    ])
+
+    private static func encodedFields(_ reply: HLSReply) -> HTTPEncodedFields {
+        // Media first, without the table (the same strings compare at once).
+        if reply.contentType == HLSReply.mediaContentType && reply.cacheControl == HLSReply.mediaCacheControl {
+            return mediaFields
+        }
+        let key = FieldsKey(contentType: reply.contentType, cacheControl: reply.cacheControl)
+        if let fields = encodedFieldsCache.withLock({ $0[key] }) { return fields }
+        let fields = HTTPEncodedFields(["Access-Control-Allow-Origin": HLSReply.allowedOrigin,
+                                        "Content-Type": reply.contentType, "Cache-Control": reply.cacheControl])
+        encodedFieldsCache.withLock { cache in
+            if cache.count < maximumEncodedFields { cache[key] = fields }
+        }
+        return fields
     }
 }

@@ -11,6 +11,15 @@ struct HTTPPathPatternTests {
         #expect(HTTPPathPattern("/").match([]) == [:])
     }
 
+    @Test func valuesComeInTheOrderOfTheNames() {
+        let pattern = HTTPPathPattern("/hls/{app}/{tag}/{file}")
+        #expect(pattern.parameterNames == ["app", "tag", "file"])
+        #expect(pattern.values(["hls", "live", "t1", "index.m3u8"]) == ["live", "t1", "index.m3u8"])
+        #expect(pattern.values(["hls", "live", "t1"]) == nil)
+        #expect(HTTPPathPattern("/static/{path...}").values(["static", "a", "b"]) == ["a/b"])
+        #expect(HTTPPathPattern("/files/{...}").parameterNames.isEmpty)
+    }
+
     @Test func restParameterTakesTheRest() {
         let pattern = HTTPPathPattern("/static/{path...}")
         #expect(pattern.match(["static", "a", "b.css"]) == ["path": "a/b.css"])

@@ -141,6 +141,28 @@ struct HTTPServerMachineTests {
                 == "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n1\r\nc\r\n")
     }
 
+    @Test func sendsFieldsEncodedBeforehandFirstThenTheHeadsAndTheFraming() {
+        let shared = HTTPEncodedFields(["Content-Type": "video/mp4", "Cache-Control": "immutable"])
+        let server = HTTPEncodedFields(["Date": "Tue, 01 Dec 2026 12:00:00 GMT", "Server": "stream"])
+        #expect(server.hasDate && server.hasServer && !shared.hasDate && !shared.hasServer)
+        var machine = HTTPServerMachine()
+        _ = machine.received(bytes("GET / HTTP/1.1\r\nHost: h\r\n\r\n"), bodyLimit: anyLimit)
+        let head = machine.startResponse(HTTPResponseHead(status: .ok, headers: ["X-Extra": "1"]),
+                                         encodedFields: shared, server, bodyLength: 3)
+        #expect(String(decoding: head, as: UTF8.self)
+                == "HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\nCache-Control: immutable\r\n"
+                + "Date: Tue, 01 Dec 2026 12:00:00 GMT\r\nServer: stream\r\nX-Extra: 1\r\nContent-Length: 3\r\n\r\n")
+        #expect(machine.responseBody(bytes("abc")) == bytes("abc"))
+        #expect(machine.endResponse(bodyLimit: anyLimit).isEmpty)
+
+        // The machine still decides the framing: an HTTP/1.0 client without keep-alive is told the connection closes.
+        _ = machine.received(bytes("GET / HTTP/1.0\r\n\r\n"), bodyLimit: anyLimit)
+        let closing = machine.startResponse(HTTPResponseHead(status: .notFound), encodedFields: shared, bodyLength: 0)
+        #expect(String(decoding: closing, as: UTF8.self)
+                == "HTTP/1.1 404 Not Found\r\nContent-Type: video/mp4\r\nCache-Control: immutable\r\n"
+                + "Content-Length: 0\r\nConnection: close\r\n\r\n")
+    }
+
     @Test func streamsToHTTP10UntilClose() {
         var machine = HTTPServerMachine()
         _ = machine.received(bytes("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"), bodyLimit: anyLimit)
