@@ -159,9 +159,7 @@ public final class Connection: EventSource, CustomStringConvertible {
                                     state: .resolving(dialling))
         connection.handler = handler
         connection.socketSendBufferSize = sendBufferSize.map { max(4096, $0) }
-        connection.phaseTimer = loop.scheduleOnLoop(after: timeout) { [weak connection] in
-            connection?.phaseDidTimeOut(after: timeout)
-        }
+        connection.phaseTimer = connection.scheduleOnLoop(after: timeout) { $0.phaseDidTimeOut(after: timeout) }
         if let failure {
             connection.closeSoon(failure)
             return connection
@@ -213,9 +211,7 @@ public final class Connection: EventSource, CustomStringConvertible {
             return
         }
         state = .handshaking(Handshaking(tls: session))
-        phaseTimer = loop.scheduleOnLoop(after: handshakeTimeout) { [weak self] in
-            self?.phaseDidTimeOut(after: handshakeTimeout)
-        }
+        phaseTimer = scheduleOnLoop(after: handshakeTimeout) { $0.phaseDidTimeOut(after: handshakeTimeout) }
         continueHandshake()
     }
 
@@ -557,11 +553,10 @@ public final class Connection: EventSource, CustomStringConvertible {
     private func scheduleRead() {
         guard !readScheduled else { return }
         readScheduled = true
-        _ = loop.scheduleOnLoop(after: .zero) { [weak self] in
-            guard let self else { return }
-            readScheduled = false
-            readAvailable()
-            updateInterest()
+        _ = scheduleOnLoop(after: .zero) { connection in
+            connection.readScheduled = false
+            connection.readAvailable()
+            connection.updateInterest()
         }
     }
 
@@ -645,11 +640,16 @@ public final class Connection: EventSource, CustomStringConvertible {
     }
 
     private func scheduleIdleCheck(after delay: Duration) {
-        // The timer names the connection by its id in the loop, not by a weak reference: a weak reference gives the
-        // object a side table, and every retain and release of it (several per relayed message) then takes the
-        // runtime's slow path. The loop forgets the id when the connection closes.
-        idleTimer = loop.scheduleOnLoop(after: delay) { [loop, id] in
-            (loop.source(id) as? Connection)?.checkIdle()
+        idleTimer = scheduleOnLoop(after: delay) { $0.checkIdle() }
+    }
+
+    /// Runs `work` with this connection after `delay`, unless it closed by then. The timer names the connection by
+    /// its id in the loop, not by a weak reference: a weak reference gives the object a side table, and every retain
+    /// and release of it (several per relayed message) then takes the runtime's slow path. The loop forgets the id
+    /// when the connection closes.
+    private func scheduleOnLoop(after delay: Duration, _ work: @escaping (Connection) -> Void) -> Scheduled {
+        loop.scheduleOnLoop(after: delay) { [loop, id] in
+            if let connection = loop.source(id) as? Connection { work(connection) }
         }
     }
 
@@ -693,7 +693,7 @@ public final class Connection: EventSource, CustomStringConvertible {
             }
             state = .closing(streaming)
             phaseTimer?.cancel()
-            phaseTimer = loop.scheduleOnLoop(after: timeout) { [weak self] in self?.phaseDidTimeOut(after: timeout) }
+            phaseTimer = scheduleOnLoop(after: timeout) { $0.phaseDidTimeOut(after: timeout) }
             updateInterest()
         case .accepted, .resolving, .connecting, .handshaking:
             finishClose(nil)

@@ -154,10 +154,11 @@ import Testing
         }
         #expect(try await offPool { try Self.head(playlist.replacingOccurrences(of: "index.m3u8", with: "x.m4s")) }
                     .status == 404)
-        // The player page beside the playlist: the watch page's player (WatchPageTests plays it in Chromium) on it.
+        // The player page beside the playlist: the watch page's player on it (PlainPlayerPageTests plays it in
+        // Chromium).
         let page = try Self.curl(playlist.replacingOccurrences(of: "index.m3u8", with: "index.html"))
-        #expect(page.contains("<script src=\"/assets/hls-player.js\"></script>") && page.contains("index.m3u8"),
-                "\(page.prefix(200))")
+        #expect(page.contains("<script src=\"/assets/hls-player.js\"></script>")
+                    && page.contains("<script src=\"/assets/hls-page.js\"></script>"), "\(page.prefix(200))")
         let (read, decoded, decodedPlain) = try await (readers, ffmpeg, plain)
         let process = broadcaster.process
         let exit = try await offPool { process.waitForExit(timeout: 30) }
