@@ -40,34 +40,35 @@ public struct SHA1: Sendable {
     }
 
     /// RFC 3174 §6.1: processes one 64-byte block (method 1, an 80-word schedule).
-    private static func compress(_ block: ArraySlice<UInt8>, into hash: inout [UInt32]) {
-        var schedule = [UInt32](repeating: 0, count: 80)
-        BlockBuffer.words(of: block, into: &schedule)
-        for t in 16..<80 {
-            schedule[t] = rotl(schedule[t - 3] ^ schedule[t - 8] ^ schedule[t - 14] ^ schedule[t - 16], 1)
-        }
-        var a = hash[0], b = hash[1], c = hash[2], d = hash[3], e = hash[4]
-        for t in 0..<80 {
-            // RFC 3174 §5: the function f(t) and constant K(t) of each group of twenty rounds.
-            let (f, k): (UInt32, UInt32)
-            switch t {
-            case 0..<20: (f, k) = ((b & c) | (~b & d), 0x5A82_7999)
-            case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
-            case 40..<60: (f, k) = ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
-            default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
+    private static func compress(_ block: UnsafeRawBufferPointer, into hash: inout [UInt32]) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { schedule in
+            BlockBuffer.words(of: block, into: schedule)
+            for t in 16..<80 {
+                schedule[t] = rotl(schedule[t - 3] ^ schedule[t - 8] ^ schedule[t - 14] ^ schedule[t - 16], 1)
             }
-            let temp = rotl(a, 5) &+ f &+ e &+ schedule[t] &+ k
-            e = d
-            d = c
-            c = rotl(b, 30)
-            b = a
-            a = temp
+            var a = hash[0], b = hash[1], c = hash[2], d = hash[3], e = hash[4]
+            for t in 0..<80 {
+                // RFC 3174 §5: the function f(t) and constant K(t) of each group of twenty rounds.
+                let (f, k): (UInt32, UInt32)
+                switch t {
+                case 0..<20: (f, k) = ((b & c) | (~b & d), 0x5A82_7999)
+                case 20..<40: (f, k) = (b ^ c ^ d, 0x6ED9_EBA1)
+                case 40..<60: (f, k) = ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
+                default: (f, k) = (b ^ c ^ d, 0xCA62_C1D6)
+                }
+                let temp = rotl(a, 5) &+ f &+ e &+ schedule[t] &+ k
+                e = d
+                d = c
+                c = rotl(b, 30)
+                b = a
+                a = temp
+            }
+            hash[0] &+= a
+            hash[1] &+= b
+            hash[2] &+= c
+            hash[3] &+= d
+            hash[4] &+= e
         }
-        hash[0] &+= a
-        hash[1] &+= b
-        hash[2] &+= c
-        hash[3] &+= d
-        hash[4] &+= e
     }
 
     private static func rotl(_ value: UInt32, _ count: UInt32) -> UInt32 {

@@ -1,6 +1,7 @@
 /// SHA-256 (FIPS 180-4 §6.2), in pure Swift so the protocol modules stay free of C.
 ///
-/// Only the digest handshake needs it (a few kilobytes per connection), so clarity beats speed here.
+/// The RTMP digest handshake (a few kilobytes per connection), stream key tags and HMAC-signed tokens use it:
+/// contiguous input is hashed where it lies, with the message schedule on the stack (no allocation per block).
 public struct SHA256: Sendable {
     /// FIPS 180-4 §5.3.3: the initial hash value H(0).
     private static let initialHash: [UInt32] = [
@@ -55,40 +56,41 @@ public struct SHA256: Sendable {
     }
 
     /// FIPS 180-4 §6.2.2: one round of the compression function over a 64-byte block.
-    private static func compress(_ block: ArraySlice<UInt8>, into hash: inout [UInt32]) {
-        var schedule = [UInt32](repeating: 0, count: 64)
-        BlockBuffer.words(of: block, into: &schedule)
-        for t in 16..<64 {
-            let s0 = rotr(schedule[t - 15], 7) ^ rotr(schedule[t - 15], 18) ^ (schedule[t - 15] >> 3)
-            let s1 = rotr(schedule[t - 2], 17) ^ rotr(schedule[t - 2], 19) ^ (schedule[t - 2] >> 10)
-            schedule[t] = schedule[t - 16] &+ s0 &+ schedule[t - 7] &+ s1
+    private static func compress(_ block: UnsafeRawBufferPointer, into hash: inout [UInt32]) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+            BlockBuffer.words(of: block, into: schedule)
+            for t in 16..<64 {
+                let s0 = rotr(schedule[t - 15], 7) ^ rotr(schedule[t - 15], 18) ^ (schedule[t - 15] >> 3)
+                let s1 = rotr(schedule[t - 2], 17) ^ rotr(schedule[t - 2], 19) ^ (schedule[t - 2] >> 10)
+                schedule[t] = schedule[t - 16] &+ s0 &+ schedule[t - 7] &+ s1
+            }
+            var a = hash[0], b = hash[1], c = hash[2], d = hash[3]
+            var e = hash[4], f = hash[5], g = hash[6], h = hash[7]
+            for t in 0..<64 {
+                let sigma1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                let choose = (e & f) ^ (~e & g)
+                let temp1 = h &+ sigma1 &+ choose &+ SHA256.roundConstants[t] &+ schedule[t]
+                let sigma0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                let majority = (a & b) ^ (a & c) ^ (b & c)
+                let temp2 = sigma0 &+ majority
+                h = g
+                g = f
+                f = e
+                e = d &+ temp1
+                d = c
+                c = b
+                b = a
+                a = temp1 &+ temp2
+            }
+            hash[0] &+= a
+            hash[1] &+= b
+            hash[2] &+= c
+            hash[3] &+= d
+            hash[4] &+= e
+            hash[5] &+= f
+            hash[6] &+= g
+            hash[7] &+= h
         }
-        var a = hash[0], b = hash[1], c = hash[2], d = hash[3]
-        var e = hash[4], f = hash[5], g = hash[6], h = hash[7]
-        for t in 0..<64 {
-            let sigma1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let choose = (e & f) ^ (~e & g)
-            let temp1 = h &+ sigma1 &+ choose &+ SHA256.roundConstants[t] &+ schedule[t]
-            let sigma0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let temp2 = sigma0 &+ majority
-            h = g
-            g = f
-            f = e
-            e = d &+ temp1
-            d = c
-            c = b
-            b = a
-            a = temp1 &+ temp2
-        }
-        hash[0] &+= a
-        hash[1] &+= b
-        hash[2] &+= c
-        hash[3] &+= d
-        hash[4] &+= e
-        hash[5] &+= f
-        hash[6] &+= g
-        hash[7] &+= h
     }
 
     private static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {

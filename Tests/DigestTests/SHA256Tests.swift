@@ -25,6 +25,23 @@ struct SHA256Tests {
         hasher.update(message[130...])
         #expect(hasher.finalize() == SHA256.hash(message))
     }
+
+    /// Contiguous input is hashed where it lies and other sequences byte by byte: any mix, split anywhere around
+    /// the block edges, gives the one-shot digest.
+    @Test func contiguousAndByteByByteUpdatesMix() {
+        let message = pseudoRandomBytes(200, seed: 11)
+        let expected = SHA256.hash(message)
+        #expect(SHA256.hash(message.lazy.map { $0 }) == expected)
+        for first in [0, 1, 63, 64, 65, 100] {
+            for second in [first, first + 1, first + 63, first + 64, 199] where second <= message.count {
+                var hasher = SHA256()
+                hasher.update(message[..<first])
+                hasher.update(message[first..<second].lazy.map { $0 })
+                hasher.update(message[second...])
+                #expect(hasher.finalize() == expected, "split at \(first) and \(second)")
+            }
+        }
+    }
 }
 
 /// The bytes of a hex string ("0a1b" → [0x0a, 0x1b]).
