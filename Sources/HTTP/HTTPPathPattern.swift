@@ -59,10 +59,4 @@ public struct HTTPPathPattern: Sendable, Equatable, CustomStringConvertible {
         }
         return path.count == segments.count ? values : nil
     }
-
-    /// Matches decoded path segments.
-    /// - Returns: the parameters by name (a rest parameter joined with "/"), or nil when the path does not match.
-    public func match(_ path: [String]) -> [String: String]? {
-        values(path).map { Dictionary(zip(parameterNames, $0)) { _, last in last } }
-    }
 }

@@ -4,11 +4,12 @@ import Testing
 struct HTTPPathPatternTests {
     @Test func matchesLiteralsAndParameters() {
         let pattern = HTTPPathPattern("/v1/streams/{name}")
-        #expect(pattern.match(["v1", "streams", "show"]) == ["name": "show"])
-        #expect(pattern.match(["v1", "streams"]) == nil)
-        #expect(pattern.match(["v1", "streams", "show", "x"]) == nil)
-        #expect(pattern.match(["v2", "streams", "show"]) == nil)
-        #expect(HTTPPathPattern("/").match([]) == [:])
+        #expect(pattern.parameterNames == ["name"])
+        #expect(pattern.values(["v1", "streams", "show"]) == ["show"])
+        #expect(pattern.values(["v1", "streams"]) == nil)
+        #expect(pattern.values(["v1", "streams", "show", "x"]) == nil)
+        #expect(pattern.values(["v2", "streams", "show"]) == nil)
+        #expect(HTTPPathPattern("/").values([]) == [])
     }
 
     @Test func valuesComeInTheOrderOfTheNames() {
@@ -22,9 +23,9 @@ struct HTTPPathPatternTests {
 
     @Test func restParameterTakesTheRest() {
         let pattern = HTTPPathPattern("/static/{path...}")
-        #expect(pattern.match(["static", "a", "b.css"]) == ["path": "a/b.css"])
-        #expect(pattern.match(["static"]) == ["path": ""])
-        #expect(pattern.match(["other"]) == nil)
-        #expect(HTTPPathPattern("/files/{...}").match(["files", "a", "b"]) == [:])
+        #expect(pattern.values(["static", "a", "b.css"]) == ["a/b.css"])
+        #expect(pattern.values(["static"]) == [""])
+        #expect(pattern.values(["other"]) == nil)
+        #expect(HTTPPathPattern("/files/{...}").values(["files", "a", "b"]) == [])
     }
 }
