@@ -248,7 +248,8 @@ let package = Package(
         .executableTarget(name: "stream-bench",
                           dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "Engine",
                                          "Broadcast", "Capture", "StreamCore", "Locking", "Transport", "HTTP",
-                                         "WebSocket", "HTTPServer", "HTTPClient", "Identity", "IngestServer"],
+                                         "WebSocket", "HTTPServer", "HTTPClient", "Identity", "IngestServer",
+                                         "Digest"],
                           path: "Sources/StreamBench", swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.

@@ -10,7 +10,7 @@ struct BenchOptions {
           --only LIST    comma-separated items: 1 compositor, 2 encoder, 3 broadcast, 4 send, 5 ingest, 6 scaling,
                          7 capture, 8 idle, 9 HTTP file vs nginx, 10 WebSocket fan-out,
                          11 idle WebSockets, 12 permessage-deflate, 13 live show, 14 LL-HLS readers,
-                         15 WHIP vs RTMP
+                         15 WHIP vs RTMP, 16 HMAC-SHA256 vs OpenSSL
           --stream PATH  the release `stream` executable (default: next to this program)
           --work DIR     scratch directory (default: a new one under /tmp)
           --cache DIR    where generated FLV files are kept (default: bench-results/cache)
@@ -21,7 +21,7 @@ struct BenchOptions {
 
     var quick = false
     var runs: Int?
-    var only: Set<Int> = Set(1...15)
+    var only: Set<Int> = Set(1...16)
     var stream: String?
     var work: String?
     var cache = "bench-results/cache"

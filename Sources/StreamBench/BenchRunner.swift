@@ -38,6 +38,7 @@ struct BenchRunner {
             (13, "live show fan-out", { try ShowsBench(context: context).run(into: $0) }),
             (14, "LL-HLS readers", { try HLSBench(context: context).run(into: $0) }),
             (15, "WHIP vs RTMP", { try WHIPBench(context: context).run(into: $0) }),
+            (16, "HMAC-SHA256", { try DigestBench(context: context).run(into: $0) }),
         ]
         for (number, name, body) in items where options.only.contains(number) {
             for run in 1...runs {
