@@ -170,10 +170,8 @@ final class ServeHLS: Sendable {
     static let maximumEncodedFields = 16
 
     /// The fields of every part and segment.
-    private static let mediaFields = HTTPEncodedFields([
-        "Access-Control-Allow-Origin": HLSReply.allowedOrigin, "Content-Type": HLSReply.mediaContentType,
-        "Cache-Control": HLSReply.mediaCacheControl,
-    ])
+    private static let mediaFields = encode(HLSReply(status: 200, contentType: HLSReply.mediaContentType,
+                                                     cacheControl: HLSReply.mediaCacheControl, body: []))
 
     private static func encodedFields(_ reply: HLSReply) -> HTTPEncodedFields {
         // Media first, without the table (the same strings compare at once).
@@ -182,11 +180,17 @@ final class ServeHLS: Sendable {
         }
         let key = FieldsKey(contentType: reply.contentType, cacheControl: reply.cacheControl)
         if let fields = encodedFieldsCache.withLock({ $0[key] }) { return fields }
-        let fields = HTTPEncodedFields(["Access-Control-Allow-Origin": HLSReply.allowedOrigin,
-                                        "Content-Type": reply.contentType, "Cache-Control": reply.cacheControl])
+        let fields = encode(reply)
         encodedFieldsCache.withLock { cache in
             if cache.count < maximumEncodedFields { cache[key] = fields }
         }
         return fields
+    }
+
+    /// A reply's fields, in the order ``HLSReply/fields`` gives them, encoded.
+    private static func encode(_ reply: HLSReply) -> HTTPEncodedFields {
+        var headers = HTTPHeaders()
+        for field in reply.fields { headers.add(field.name, field.value) }
+        return HTTPEncodedFields(headers)
     }
 }
