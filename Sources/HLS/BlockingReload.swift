@@ -38,16 +38,29 @@ public enum BlockingReload {
         /// One ASCII `name=value` pair.
         private mutating func read(_ pair: Substring.UTF8View) throws(HLSRequestError) {
             let equals = pair.firstIndex(of: UInt8(ascii: "="))
-            let name = pair[..<(equals ?? pair.endIndex)]
+            let text = equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...]
+            try read(name: pair[..<(equals ?? pair.endIndex)], value: text)
+        }
+
+        /// A query with characters other than ASCII, split character by character (a combining mark after `&` or
+        /// `=` makes one character with it, which does not split).
+        private mutating func readCharacters(_ query: String) throws(HLSRequestError) {
+            for pair in query.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                try read(name: parts[0].utf8, value: parts.count == 2 ? parts[1].utf8 : Substring().utf8)
+            }
+        }
+
+        /// A directive by name; other names are ignored. Its value is 1 to 12 decimal digits (no overflow), and
+        /// each directive may appear once.
+        private mutating func read(name: Substring.UTF8View, value text: Substring.UTF8View) throws(HLSRequestError) {
             let isMSN = name.elementsEqual("_HLS_msn".utf8)
             guard isMSN || name.elementsEqual("_HLS_part".utf8) else { return }
-            let text = equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...]
             guard !text.isEmpty, text.count <= 12,
                   text.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
                 let shown = Substring(text).prefix(20)
                 throw HLSRequestError("\(isMSN ? "_HLS_msn" : "_HLS_part") must be a decimal integer, not '\(shown)'")
             }
-            // At most 12 digits: no overflow.
             let value = text.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
             if isMSN {
                 guard msn == nil else { throw HLSRequestError("_HLS_msn appears twice") }
@@ -55,27 +68,6 @@ public enum BlockingReload {
             } else {
                 guard part == nil else { throw HLSRequestError("_HLS_part appears twice") }
                 part = value
-            }
-        }
-
-        /// A query with characters other than ASCII, character by character.
-        private mutating func readCharacters(_ query: String) throws(HLSRequestError) {
-            for pair in query.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = parts[0]
-                guard name == "_HLS_msn" || name == "_HLS_part" else { continue }
-                let text = parts.count == 2 ? parts[1] : ""
-                guard !text.isEmpty, text.count <= 12, text.allSatisfy({ $0.isASCII && $0.isNumber }),
-                      let value = Int(text) else {
-                    throw HLSRequestError("\(name) must be a decimal integer, not '\(text.prefix(20))'")
-                }
-                if name == "_HLS_msn" {
-                    guard msn == nil else { throw HLSRequestError("_HLS_msn appears twice") }
-                    msn = value
-                } else {
-                    guard part == nil else { throw HLSRequestError("_HLS_part appears twice") }
-                    part = value
-                }
             }
         }
 

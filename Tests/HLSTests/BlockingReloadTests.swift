@@ -12,13 +12,16 @@ import Testing
         ("_HLS_msn=12", BlockingReload.Directives(msn: 12)),
         ("_HLS_msn=12&_HLS_part=3", BlockingReload.Directives(msn: 12, part: 3)),
         ("x=1&_HLS_part=0&_HLS_msn=0&_HLS_skip=YES", BlockingReload.Directives(msn: 0, part: 0)),
+        // A query with characters other than ASCII is read character by character, to the same directives.
+        ("caf\u{E9}=1&_HLS_msn=12&_HLS_part=3", BlockingReload.Directives(msn: 12, part: 3)),
     ])
     func readsTheDirectivesOfAQuery(query: String, directives: BlockingReload.Directives) throws {
         #expect(try BlockingReload.Directives(query: query) == directives)
     }
 
     @Test(arguments: ["_HLS_msn=", "_HLS_msn=-1", "_HLS_msn=1e3", "_HLS_msn=9999999999999", "_HLS_part=x",
-                      "_HLS_msn=1&_HLS_msn=2", "_HLS_msn=%31"])
+                      "_HLS_msn=1&_HLS_msn=2", "_HLS_msn=%31", "_HLS_msn=\u{661}\u{662}", "x=\u{E9}&_HLS_part=",
+                      "\u{E9}&_HLS_msn=1&_HLS_msn=2"])
     func refusesDirectivesThatAreNotDecimalIntegers(query: String) {
         #expect(throws: HLSRequestError.self) { try BlockingReload.Directives(query: query) }
     }
