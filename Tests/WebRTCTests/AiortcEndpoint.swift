@@ -42,7 +42,7 @@ enum AiortcEndpoint {
     LOSS, DELAY, LOSS_SECONDS, CLOSE_AFTER = float(ARGS[0]), float(ARGS[1]), float(ARGS[2]), float(ARGS[3])
     BLACKOUT_AFTER = float(ARGS[4])
     results.update({"frames": 0, "saved": [], "audio_rate": 0, "audio_hz": None, "per_second": [],
-                    "relay_dropped": 0, "relay_forwarded": 0})
+                    "relay_dropped": 0, "relay_forwarded": 0, "plis": 0})
     audio = []
     first_frame = [None]
     pcs = []
@@ -85,7 +85,14 @@ enum AiortcEndpoint {
             key = (data[8:12], data[2:4]) if rtp else None
             if rtp and LOSS_SECONDS / 2 <= elapsed < LOSS_SECONDS / 2 + 0.3:
                 self.vanished.add(key)
-            if (rtp and key in self.vanished) or (lossy and random.random() < LOSS):
+            # aiortc asks for a keyframe once per gap and never again (a browser repeats its PLI until a keyframe
+            # comes): the random loss spares that one datagram, so whether the publisher answers a picture loss is
+            # what the lossy tests see, not whether the relay happened to drop the only request (SRTCP leaves the
+            # header clear: payload type 206 = PSFB, format 1 = PLI).
+            pli = media and side == "b" and data[1] == 206 and data[0] & 0x1F == 1
+            if pli:
+                results["plis"] += 1
+            if (rtp and key in self.vanished) or (lossy and not pli and random.random() < LOSS):
                 results["relay_dropped"] += 1
                 return
             results["relay_forwarded"] += 1

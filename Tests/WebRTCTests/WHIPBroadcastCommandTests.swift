@@ -151,7 +151,8 @@ struct WHIPBroadcastCommandTests {
         }
         let summary = run.lines.first { $0.hasPrefix("WHIP http://") } ?? ""
         let results = try endpoint.results()
-        print("WHIP lossy: targets \(targets), \(summary), relay dropped \(results["relay_dropped"] ?? 0), frames per "
+        print("WHIP lossy: targets \(targets), \(summary), relay dropped \(results["relay_dropped"] ?? 0), PLIs "
+            + "from aiortc \(results["plis"] ?? 0), frames per "
             + "second \(results["per_second"] ?? [])")
         #expect(targets.contains { $0 < 1500 * 9 / 10 }, "the encoder's bitrate never came down: \(run.lines)")
         #expect(!summary.contains(" 0 keyframe requests") && summary.contains("keyframe requests"), "\(summary)")
