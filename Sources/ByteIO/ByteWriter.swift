@@ -66,8 +66,8 @@ public struct ByteWriter: Sendable {
         return bytes.count - before
     }
 
-    /// Appends bytes from contiguous storage with one copy. The generic `writeBytes` over any sequence is compiled once in
-    /// this module and runs unspecialized from others; these overloads are what callers with arrays, slices and
+    /// Appends bytes from contiguous storage with one copy. The generic `writeBytes` over any sequence is compiled once
+    /// in this module and runs unspecialized from others; these overloads are what callers with arrays, slices and
     /// buffers get.
     @discardableResult
     public mutating func writeBytes(_ value: UnsafeBufferPointer<UInt8>) -> Int {

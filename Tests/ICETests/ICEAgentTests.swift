@@ -20,11 +20,13 @@ private struct Link {
 
     init(tieBreakerA: UInt64 = 2, tieBreakerB: UInt64 = 1, consent: Duration = .seconds(5),
          consentTimeout: Duration = .seconds(30), silenceTimeout: Duration? = nil) {
-        a = ICEAgent(configuration: .init(localUfrag: "aaaa", localPwd: "passwordpasswordA00000", tieBreaker: tieBreakerA,
+        a = ICEAgent(configuration: .init(localUfrag: "aaaa", localPwd: "passwordpasswordA00000",
+                                          tieBreaker: tieBreakerA,
                                           consentInterval: consent, consentTimeout: consentTimeout,
                                           silenceTimeout: silenceTimeout),
                      hostAddresses: [addressA])
-        b = ICEAgent(configuration: .init(localUfrag: "bbbb", localPwd: "passwordpasswordB00000", tieBreaker: tieBreakerB,
+        b = ICEAgent(configuration: .init(localUfrag: "bbbb", localPwd: "passwordpasswordB00000",
+                                          tieBreaker: tieBreakerB,
                                           consentInterval: consent, consentTimeout: consentTimeout,
                                           silenceTimeout: silenceTimeout),
                      hostAddresses: [addressB])

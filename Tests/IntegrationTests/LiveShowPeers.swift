@@ -557,7 +557,8 @@ enum LiveShowPeers {
             stalled = stalled_watcher(port, mint(SECRET, "stalled"))
             reader = await Client(BASE, "show:slow", mint(SECRET, "reader"), label="reader").open()
             await reader.join()
-            writers = [Client(BASE, "show:slow", mint(SECRET, f"writer{n}"), label=f"writer{n}") for n in range(WRITERS)]
+            writers = [Client(BASE, "show:slow", mint(SECRET, f"writer{n}"), label=f"writer{n}")
+                       for n in range(WRITERS)]
             await asyncio.gather(*(writer.open() for writer in writers))
             await asyncio.gather(*(writer.join() for writer in writers))
 

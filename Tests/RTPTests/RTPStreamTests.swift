@@ -41,7 +41,9 @@ struct PacerTests {
     @Test func spreadsABurstAtTheRateAndSendsAudioFirst() {
         // 1 Mbit/s target: 2.5 Mbit/s pacing = 312 500 bytes/s.
         var pacer = Pacer(bitsPerSecond: 1_000_000, burstBytes: 5000)
-        for index in 0..<100 { pacer.enqueue([UInt8](repeating: UInt8(index), count: 1000), priority: .normal, now: .zero) }
+        for index in 0..<100 {
+            pacer.enqueue([UInt8](repeating: UInt8(index), count: 1000), priority: .normal, now: .zero)
+        }
         pacer.enqueue([0xAA], priority: .high, now: .zero)
         let first = pacer.dequeue(now: .zero)
         #expect(first.first == [0xAA])

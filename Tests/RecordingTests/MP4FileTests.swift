@@ -29,7 +29,8 @@ import Testing
     static func copy(_ source: String, to file: any RecordingFile, skipping: (FLVTag) -> Bool = { _ in false })
         throws -> RecordingWriteError? {
         let tags = try FLVTags.of(source)
-        let metadata = try tags.first { $0.type == .scriptData }.flatMap { try AMF0.decodeAll($0.body).last?.objectValue }
+        let metadata = try tags.first { $0.type == .scriptData }
+            .flatMap { try AMF0.decodeAll($0.body).last?.objectValue }
         do throws(RecordingWriteError) {
             for tag in tags where !skipping(tag) {
                 if tag.type == .scriptData {

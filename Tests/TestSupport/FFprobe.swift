@@ -116,7 +116,9 @@ public enum MediaFixture {
             "-c:a", "aac", "-b:a", "128k", "-ac", "2",
             "-f", "flv", output,
         ], timeout: 120)
-        guard result.status == 0 else { throw Subprocess.Failure(description: "ffmpeg fixture failed: \(result.stderr)") }
+        guard result.status == 0 else {
+            throw Subprocess.Failure(description: "ffmpeg fixture failed: \(result.stderr)")
+        }
         return output
     }
 
@@ -133,7 +135,9 @@ public enum MediaFixture {
             "-maxrate", "\(megabitsPerSecond)M", "-bufsize", "\(megabitsPerSecond / 2 + 1)M", "-g", "30",
             "-pix_fmt", "yuv420p",
         ] + (audio ? ["-c:a", "aac"] : []) + ["-f", "flv", output], timeout: 120)
-        guard result.status == 0 else { throw Subprocess.Failure(description: "ffmpeg fixture failed: \(result.stderr)") }
+        guard result.status == 0 else {
+            throw Subprocess.Failure(description: "ffmpeg fixture failed: \(result.stderr)")
+        }
         return output
     }
 }

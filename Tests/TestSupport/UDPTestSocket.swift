@@ -41,7 +41,9 @@ public final class UDPTestSocket {
         guard var target = peer else { return }
         _ = withUnsafePointer(to: &target) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, 0, raw, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                bytes.withUnsafeBytes {
+                    sendto(fd, $0.baseAddress, $0.count, 0, raw, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
     }
@@ -54,7 +56,9 @@ public final class UDPTestSocket {
         var source = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let count = withUnsafeMutablePointer(to: &source) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, &buffer, buffer.count, 0, $0, &length) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                recvfrom(fd, &buffer, buffer.count, 0, $0, &length)
+            }
         }
         guard count > 0 else { return nil }
         if peer == nil { peer = source }

@@ -50,9 +50,11 @@ struct WHIPExchangeTests {
     /// Refusals name the status and what to do, quote the endpoint's first line, and never show the token even
     /// when the endpoint echoes it.
     @Test(arguments: [
-        (401, "invalid token s3cr3t-t0ken", WHIPError.Code.unauthorized, "refused the token (401: \"invalid token ••••\")"),
+        (401, "invalid token s3cr3t-t0ken", WHIPError.Code.unauthorized,
+         "refused the token (401: \"invalid token ••••\")"),
         (403, "", .unauthorized, "refused the token (403)"),
-        (404, "stream not found", .notFound, "no WHIP endpoint at https://whip.example.com/rtc/v1/whip/?\u{2022}\u{2022}\u{2022}\u{2022}"),
+        (404, "stream not found", .notFound,
+         "no WHIP endpoint at https://whip.example.com/rtc/v1/whip/?\u{2022}\u{2022}\u{2022}\u{2022}"),
         (400, "bad sdp\nmore", .refused, "refused the offer (400: \"bad sdp\")"),
         (503, "overloaded", .serverError, "failed (503: \"overloaded\"); a later attempt may work"),
         (429, "", .serverError, "busy (429)"),
