@@ -9,13 +9,8 @@ struct STUNServerTests {
     @Test(.timeLimit(.minutes(1)))
     func coturnAnswersOurBindingRequest() throws {
         let socket = try UDPTestSocket(connectingTo: nil)
-        let serverPort = try Self.freeUDPPort()
         let directory = try TemporaryDirectory("coturn")
-        let server = try BackgroundProcess("turnserver", [
-            "--stun-only", "--no-auth", "--listening-ip", "127.0.0.1", "--listening-port", String(serverPort),
-            "--no-tls", "--no-dtls", "--no-cli", "--pidfile", directory.file("turnserver.pid"),
-            "--log-file", directory.file("turnserver.log"),
-        ])
+        let (server, serverPort) = try Self.startCoturn(in: directory)
         defer { server.stop() }
         let stunServer = try #require(TransportAddress(host: "127.0.0.1", port: UInt16(serverPort)))
         let host = try #require(TransportAddress(host: "127.0.0.1", port: UInt16(socket.localPort)))
@@ -50,13 +45,52 @@ struct STUNServerTests {
                 pending = agent.tick(now: now)
             }
         }
-        let answer = try #require(response, "coturn never answered; see \(directory.path)")
+        let silence = "coturn listened on UDP \(serverPort) and never answered; its standard error: "
+            + Self.contents(of: directory.file("turnserver.err"))
+        let answer = try #require(response, "\(silence)")
         #expect(answer.messageClass == .success)
         #expect(answer.mappedAddress == host)
         // Gathering ended on the answer, not on the timeout; on loopback the mapped address is the host's own, so
         // no server-reflexive candidate is added.
         #expect(now < .seconds(10))
         #expect(gathered?.map(\.kind) == [.host])
+    }
+
+    /// Starts coturn STUN-only on a free loopback port and waits until it listens there: it binds in milliseconds
+    /// on a quiet machine and much later under load, when the agent could spend its retransmissions before coturn is
+    /// up. A port another process took between the probe and coturn's bind is tried again with a new one.
+    static func startCoturn(in directory: TemporaryDirectory) throws -> (BackgroundProcess, Int) {
+        var failures: [String] = []
+        for attempt in 1...3 {
+            let port = try freeUDPPort()
+            let errorLog = directory.file("turnserver.err")
+            let server = try BackgroundProcess("turnserver", [
+                "--stun-only", "--no-auth", "--listening-ip", "127.0.0.1", "--listening-port", String(port),
+                "--no-tls", "--no-dtls", "--no-cli", "--pidfile", directory.file("turnserver.pid"),
+                "--log-file", directory.file("turnserver.log"),
+            ], errorLog: errorLog)
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline && server.isRunning {
+                if listensOnLoopbackUDP(port: port) { return (server, port) }
+                usleep(20_000)
+            }
+            server.stop()
+            failures.append("attempt \(attempt), port \(port): not listening after 10 s or exited; standard error: "
+                            + contents(of: errorLog))
+        }
+        throw Subprocess.Failure(description: "coturn never listened: \(failures.joined(separator: "; "))")
+    }
+
+    /// Whether a UDP socket is bound to 127.0.0.1:`port`, from the kernel's table (`/proc/net/udp` writes the
+    /// address as hex in host byte order, the port as four hex digits).
+    static func listensOnLoopbackUDP(port: Int) -> Bool {
+        let local = String(format: "0100007F:%04X", port)
+        let table = contents(of: "/proc/net/udp")
+        return table.split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first == Substring(local) }
+    }
+
+    static func contents(of path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? "(none)"
     }
 
     static func freeUDPPort() throws -> Int {
