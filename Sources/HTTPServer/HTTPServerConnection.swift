@@ -203,16 +203,13 @@ final class HTTPServerConnection: ConnectionHandler {
 
     /// The pending response of a `.later` handler: given from any thread, it is sent on the loop.
     private func pendingResponse() -> HTTPPendingResponse {
-        let bound = LoopBound(self, loop: connection.loop)
-        let exchange = self.exchange
-        let pending = HTTPPendingResponse { response in
-            bound.loop.execute { bound.value.finishAsync(response, exchange: exchange) }
-        }
+        let pending = HTTPPendingResponse(connection: LoopBound(self, loop: connection.loop), exchange: exchange)
         self.pending = pending
         return pending
     }
 
-    private func finishAsync(_ response: HTTPResponse, exchange: UInt64) {
+    /// Sends the answer of a handler that ran elsewhere (async, or `.later`), if its exchange is still the current one.
+    func finishAsync(_ response: HTTPResponse, exchange: UInt64) {
         guard exchange == self.exchange, machine.phase == .handling, connection.isOpen else { return }
         lifetime = nil
         pending = nil

@@ -80,18 +80,50 @@ public final class HLSOrigin: Sendable {
     }
 
     /// A held request: a class, so that the passes over a stream's waiters (release, expiry) retain one reference
-    /// per waiter instead of copying its request and callback.
-    private final class Waiter {
+    /// per waiter instead of copying its request and callback. It carries everything its answer needs, so that
+    /// holding a server's request makes one object: no closure around the callback, none for the cancellation.
+    private final class Waiter: Sendable {
+        /// Who is told the answer.
+        enum Answer: Sendable {
+            /// A server's held request (``HLSOrigin/hold(_:reply:)``): the reply, without its LL-HLS tags for
+            /// `mode=plain`; a hold that ends without one is answered 503 or 404 here. The origin is held strongly,
+            /// as only while the request is held (the pending response drops the cancellation once answered).
+            case callback(@Sendable (HLSReply) -> Void, plain: Bool, origin: HLSOrigin)
+            /// A task's (``HLSOrigin/waitForChange(_:for:waiter:until:)``): nil when the hold ended without a reply.
+            case task(@Sendable (HLSReply?) -> Void)
+        }
+
         let request: Request
-        /// Given the reply when released, nil when the hold ends without one.
-        let resume: @Sendable (HLSReply?) -> Void
+        let answer: Answer
         /// When the hold ends (503).
         let deadline: ContinuousClock.Instant
+        /// The stream and the key it is kept under there.
+        let id: HLSStreamID
+        let key: UInt64
 
-        init(request: Request, resume: @escaping @Sendable (HLSReply?) -> Void, deadline: ContinuousClock.Instant) {
+        init(request: Request, answer: Answer, deadline: ContinuousClock.Instant, id: HLSStreamID, key: UInt64) {
             self.request = request
-            self.resume = resume
+            self.answer = answer
             self.deadline = deadline
+            self.id = id
+            self.key = key
+        }
+
+        /// Called once, by the origin: with the reply when released, nil when the hold ends without one.
+        func resume(_ released: HLSReply?) {
+            switch answer {
+            case .callback(let reply, let plain, let origin):
+                let answer = released ?? origin.afterHold(request, for: id, counted: true)
+                reply(plain ? HLSOrigin.plain(answer) : answer)
+            case .task(let resume):
+                resume(released)
+            }
+        }
+
+        /// The client left: the waiter is dropped and its callback is not called.
+        func cancel() {
+            guard case .callback(_, _, let origin) = answer else { return }
+            _ = origin.state.withLock { state in state.streams[id]?.waiters.removeValue(forKey: key) }
         }
     }
 
@@ -382,47 +414,36 @@ public final class HLSOrigin: Sendable {
     /// a server holding many requests keeps only their callbacks.
     /// - Returns: the cancellation of the hold (the client left): the waiter is dropped and `reply` is not called.
     public func hold(_ hold: Hold, reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
-        let deliver: @Sendable (HLSReply) -> Void
-        if hold.plain {
-            deliver = { reply(Self.plain($0)) }
-        } else {
-            deliver = reply
-        }
         let (request, id) = (hold.request, hold.id)
         let deadline = ContinuousClock.now + hold.limit
-        let (waiterID, immediate, startSweep) = state.withLock { state -> (UInt64, HLSReply?, Bool) in
+        let (waiter, immediate, startSweep) = state.withLock { state -> (Waiter?, HLSReply?, Bool) in
             state.nextWaiter += 1
             let waiterID = state.nextWaiter
+            var kept: Waiter?
             // It may have changed since the lookup.
             let answer = state.streams[id]?.answerOrKeep(request, key: waiterID) {
-                // Unowned: the origin calls a waiter's callback itself (release, expiry), so it is alive then; a weak
-                // reference would give it a side table, and every retain of it would take the runtime's slow path.
-                Waiter(request: request, resume: { [unowned self] released in
-                    guard let released else {
-                        deliver(afterHold(request, for: id, counted: true))
-                        return
-                    }
-                    deliver(released)
-                }, deadline: deadline)
+                let waiter = Waiter(request: request, answer: .callback(reply, plain: hold.plain, origin: self),
+                                    deadline: deadline, id: id, key: waiterID)
+                kept = waiter
+                return waiter
             }
             switch answer {
-            case nil: return (waiterID, .error(404, "no such stream"), false)
-            case .reply(let answer): return (waiterID, answer, false)
+            case nil: return (nil, .error(404, "no such stream"), false)
+            case .reply(let answer): return (nil, answer, false)
             case .wait: break
             }
             let start = !state.sweeping
             state.sweeping = true
-            return (waiterID, nil, start)
+            return (kept, nil, start)
         }
         if startSweep { startSweeping() }
-        if let immediate {
-            deliver(immediate)
+        guard let waiter else {
+            let answer = immediate ?? .error(404, "no such stream")
+            reply(hold.plain ? Self.plain(answer) : answer)
             return {}
         }
-        // Strong: kept only while the request is held (the pending response drops it once answered).
-        return {
-            _ = self.state.withLock { state in state.streams[id]?.waiters.removeValue(forKey: waiterID) }
-        }
+        // One reference captured: the waiter is the closure's context (no allocation).
+        return { waiter.cancel() }
     }
 
     /// The media playlist, at once or when held (see ``playlistLookup(_:query:)``), from a task.
@@ -627,7 +648,8 @@ public final class HLSOrigin: Sendable {
                     // It may have changed since the first look, or the wait may already be cancelled.
                     if Task.isCancelled || ContinuousClock.now >= deadline { return (.some(nil), false) }
                     let answer = state.streams[id]?.answerOrKeep(request, key: waiterID) {
-                        Waiter(request: request, resume: { continuation.resume(returning: $0) }, deadline: deadline)
+                        Waiter(request: request, answer: .task({ continuation.resume(returning: $0) }),
+                               deadline: deadline, id: id, key: waiterID)
                     }
                     switch answer {
                     case nil: return (.some(.error(404, "no such stream")), false)

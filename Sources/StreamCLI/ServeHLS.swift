@@ -146,8 +146,10 @@ final class ServeHLS: Sendable {
         case .reply(let reply):
             return .response(response(reply))
         case .hold(let hold):
+            // ServeHLS.response, not response: inside a static method the bare name captures the dynamic Self, and
+            // a closure capturing that beside `pending` needs a context allocated per held request.
             return .later { pending in
-                pending.onCancel(origin.hold(hold) { pending.respond(response($0)) })
+                pending.onCancel(origin.hold(hold) { pending.respond(ServeHLS.response($0)) })
             }
         }
     }

@@ -57,8 +57,14 @@ public final class EventLoop: @unchecked Sendable {
     private var pendingFlushes: [Connection] = []
     private var flushing: [Connection] = []
 
+    /// A task from another thread. In a struct, not bare in the array: an array of closures keeps each one behind a
+    /// reabstraction thunk, allocated on every append (one allocation per task, hundreds per LL-HLS part released).
+    private struct QueuedWork {
+        let work: @Sendable () -> Void
+    }
+
     private struct Shared {
-        var tasks: [@Sendable () -> Void] = []
+        var tasks: [QueuedWork] = []
         var acceptsWork = true
         var joined = false
     }
@@ -154,7 +160,7 @@ public final class EventLoop: @unchecked Sendable {
             guard !shared.joined else { return false }
             shared.joined = true
             shared.acceptsWork = false
-            shared.tasks.append { [unowned self] in self.stop() }
+            shared.tasks.append(QueuedWork { [unowned self] in self.stop() })
             hasTasks.store(true, ordering: .releasing)
             return true
         }
@@ -173,7 +179,7 @@ public final class EventLoop: @unchecked Sendable {
     func tryExecute(_ work: @escaping @Sendable () -> Void) -> Bool {
         let (accepted, wasEmpty) = shared.withLock { shared -> (Bool, Bool) in
             guard shared.acceptsWork else { return (false, false) }
-            shared.tasks.append(work)
+            shared.tasks.append(QueuedWork(work: work))
             hasTasks.store(true, ordering: .releasing)
             return (true, shared.tasks.count == 1)
         }
@@ -313,12 +319,12 @@ public final class EventLoop: @unchecked Sendable {
             while let work = timers.popExpired(now: now) { work() }
             // Most turns have no task from another thread: the flag spares them the lock.
             if hasTasks.exchange(false, ordering: .acquiringAndReleasing) {
-                let tasks = shared.withLock { shared -> [@Sendable () -> Void] in
+                let tasks = shared.withLock { shared -> [QueuedWork] in
                     let tasks = shared.tasks
                     shared.tasks.removeAll(keepingCapacity: true)
                     return tasks
                 }
-                for task in tasks { task() }
+                for task in tasks { task.work() }
             }
             flushPendingWrites()
         }
