@@ -30,31 +30,31 @@ public enum ResourceName: Sendable, Hashable, CustomStringConvertible {
     static let maximumDigits = 12
 
     /// Parses a file name; nil for anything that is not one of the three forms with a letters-and-digits epoch.
+    /// Read in place over the name's UTF-8 (asked of every media request): no array is made.
     public init?(parsing name: String) {
-        let bytes = Array(name.utf8)
-        func number<C: Collection>(_ digits: C) -> Int? where C.Element == UInt8 {
+        let utf8 = name.utf8
+        func number(_ digits: Substring.UTF8View) -> Int? {
             guard !digits.isEmpty, digits.count <= Self.maximumDigits,
                   digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
             return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
         }
-        func split(_ prefix: String, _ suffix: String) -> (epoch: String, rest: ArraySlice<UInt8>)? {
-            let prefixBytes = Array(prefix.utf8)
-            let suffixBytes = Array(suffix.utf8)
-            guard bytes.count > prefixBytes.count + suffixBytes.count, bytes.starts(with: prefixBytes),
-                  bytes.suffix(suffixBytes.count).elementsEqual(suffixBytes) else { return nil }
-            let middle = bytes[prefixBytes.count..<bytes.count - suffixBytes.count]
+        func split(_ prefix: String.UTF8View, _ suffix: String.UTF8View) -> (epoch: String, rest: Substring.UTF8View)? {
+            guard utf8.count > prefix.count + suffix.count, utf8.starts(with: prefix),
+                  utf8.suffix(suffix.count).elementsEqual(suffix) else { return nil }
+            let middle = utf8[utf8.index(utf8.startIndex, offsetBy: prefix.count)
+                ..< utf8.index(utf8.endIndex, offsetBy: -suffix.count)]
             guard let dash = middle.firstIndex(of: 0x2D) else { return nil }
             let epoch = middle[middle.startIndex..<dash]
             guard !epoch.isEmpty, epoch.count <= 32,
                   epoch.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) else { return nil }
-            return (String(decoding: epoch, as: UTF8.self), middle[(dash + 1)...])
+            return (String(Substring(epoch)), middle[middle.index(after: dash)...])
         }
-        if let (epoch, rest) = split("init-", ".mp4"), let index = number(rest) {
+        if let (epoch, rest) = split("init-".utf8, ".mp4".utf8), let index = number(rest) {
             self = .initSegment(epoch: epoch, index: index)
-        } else if let (epoch, rest) = split("seg-", ".m4s"), let msn = number(rest) {
+        } else if let (epoch, rest) = split("seg-".utf8, ".m4s".utf8), let msn = number(rest) {
             self = .segment(epoch: epoch, msn: msn)
-        } else if let (epoch, rest) = split("part-", ".m4s"), let dot = rest.firstIndex(of: 0x2E),
-                  let msn = number(rest[rest.startIndex..<dot]), let index = number(rest[(dot + 1)...]) {
+        } else if let (epoch, rest) = split("part-".utf8, ".m4s".utf8), let dot = rest.firstIndex(of: 0x2E),
+                  let msn = number(rest[rest.startIndex..<dot]), let index = number(rest[rest.index(after: dot)...]) {
             self = .part(epoch: epoch, msn: msn, index: index)
         } else {
             return nil

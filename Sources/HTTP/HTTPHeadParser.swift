@@ -3,6 +3,8 @@ enum HTTPHeadParser {
     /// The lines of a head without their CRLF, the final empty line left out.
     static func lines(_ head: [UInt8]) -> [ArraySlice<UInt8>] {
         var lines: [ArraySlice<UInt8>] = []
+        // Room for a usual request's lines at once (growing one line at a time reallocated on every request).
+        lines.reserveCapacity(8)
         var start = 0
         var index = 0
         while index + 1 < head.count {
@@ -59,8 +61,8 @@ enum HTTPHeadParser {
     /// Parses "HTTP/x.y" (RFC 9112 §2.3).
     /// - Throws: `.malformed` when it is not that shape, `.unsupportedVersion` for a major version other than 1.
     static func version(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> HTTPVersion {
-        let prefix = Array("HTTP/".utf8)
-        guard bytes.count == 8, bytes.prefix(5).elementsEqual(prefix), bytes[bytes.startIndex + 6] == UInt8(ascii: "."),
+        guard bytes.count == 8, bytes.prefix(5).elementsEqual("HTTP/".utf8),
+              bytes[bytes.startIndex + 6] == UInt8(ascii: "."),
               let major = digit(bytes[bytes.startIndex + 5]), let minor = digit(bytes[bytes.startIndex + 7]) else {
             throw .malformed("not an HTTP version: \"\(HTTPSyntax.excerpt(bytes))\"")
         }

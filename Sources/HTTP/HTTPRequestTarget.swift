@@ -53,6 +53,8 @@ public struct HTTPRequestTarget: Sendable, Equatable {
                 if index > segmentStart {
                     let segment = Substring(utf8[segmentStart..<index])
                     guard let decoded = PercentEncoding.decode(segment) else { return nil }
+                    // Room for a usual path's segments at once (growing one at a time reallocated twice per request).
+                    if segments.isEmpty { segments.reserveCapacity(8) }
                     segments.append(decoded)
                 }
                 if index == pathEnd { break }

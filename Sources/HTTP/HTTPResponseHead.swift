@@ -23,6 +23,28 @@ public struct HTTPResponseHead: Sendable, Equatable {
     /// The head as sent on the wire, with fields encoded beforehand first (in the order given), then ``headers``.
     /// - Parameter extraCapacity: room to leave after the head (a body about to be appended to the same array).
     public func encoded(after first: HTTPEncodedFields, _ second: HTTPEncodedFields, extraCapacity: Int = 0) -> [UInt8] {
+        encoded(after: first, second, framing: Framing(), extraCapacity: extraCapacity)
+    }
+
+    /// The framing fields a server adds after a response's own (``HTTPServerMachine``), written without adding
+    /// them to ``headers``.
+    struct Framing {
+        enum Connection {
+            case close
+            case keepAlive
+        }
+
+        /// `Content-Length`.
+        var contentLength: Int?
+        /// `Transfer-Encoding: chunked`.
+        var chunked = false
+        /// `Connection: close` or `Connection: keep-alive`.
+        var connection: Connection?
+    }
+
+    /// The head as sent on the wire: the fields encoded beforehand, ``headers``, then the framing fields.
+    func encoded(after first: HTTPEncodedFields, _ second: HTTPEncodedFields, framing: Framing,
+                 extraCapacity: Int) -> [UInt8] {
         // Byte by byte rather than by string interpolation: written for every response.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256 + first.count + second.count + extraCapacity)
@@ -38,7 +60,37 @@ public struct HTTPResponseHead: Sendable, Equatable {
         bytes.append(HTTPSyntax.lf)
         bytes.append(contentsOf: first.bytes)
         bytes.append(contentsOf: second.bytes)
-        headers.write(into: &bytes)
+        headers.writeFields(into: &bytes)
+        if let length = framing.contentLength {
+            Self.writeField("Content-Length: ", into: &bytes)
+            Self.writeDecimal(length, into: &bytes)
+            bytes.append(HTTPSyntax.cr)
+            bytes.append(HTTPSyntax.lf)
+        }
+        if framing.chunked { Self.writeField("Transfer-Encoding: chunked\r\n", into: &bytes) }
+        switch framing.connection {
+        case .close: Self.writeField("Connection: close\r\n", into: &bytes)
+        case .keepAlive: Self.writeField("Connection: keep-alive\r\n", into: &bytes)
+        case nil: break
+        }
+        bytes.append(HTTPSyntax.cr)
+        bytes.append(HTTPSyntax.lf)
         return bytes
+    }
+
+    private static func writeField(_ text: StaticString, into bytes: inout [UInt8]) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// A non-negative number in decimal.
+    private static func writeDecimal(_ value: Int, into bytes: inout [UInt8]) {
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = max(value, 0)
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 }

@@ -138,16 +138,19 @@ public struct HTTPServerMachine: Sendable {
         }
         head.version = .http1_1
         let closeRequested = head.headers.removeFraming()
+        // The framing fields are written after the head's own, straight into its bytes (not added to its fields: an
+        // answer without fields of its own then allocates only its bytes).
+        var framing = HTTPResponseHead.Framing()
         var outgoing: Outgoing
         if head.status.forbidsBody {
             outgoing = .discarded
         } else if let bodyLength {
-            head.headers.add("Content-Length", String(bodyLength))
+            framing.contentLength = bodyLength
             outgoing = exchange.method == .head ? .discarded : .length(remaining: bodyLength)
         } else if exchange.method == .head {
             outgoing = .discarded
         } else if exchange.version.minor >= 1 {
-            head.headers.add("Transfer-Encoding", "chunked")
+            framing.chunked = true
             outgoing = .chunked
         } else {
             outgoing = .untilClose
@@ -155,12 +158,12 @@ public struct HTTPServerMachine: Sendable {
         var keepAlive = exchange.keepAlive && !exchange.rejected && !closeRequested
         if case .untilClose = outgoing { keepAlive = false }
         if !keepAlive {
-            head.headers.add("Connection", "close")
+            framing.connection = .close
         } else if exchange.version.minor == 0 {
-            head.headers.add("Connection", "keep-alive")
+            framing.connection = .keepAlive
         }
         state = .responding(Response(exchange: exchange, outgoing: outgoing, keepAlive: keepAlive))
-        return head.encoded(after: encodedFields, moreEncodedFields, extraCapacity: extraCapacity)
+        return head.encoded(after: encodedFields, moreEncodedFields, framing: framing, extraCapacity: extraCapacity)
     }
 
     /// Accounts for `count` body bytes of a response of known length that the caller writes itself, straight after
