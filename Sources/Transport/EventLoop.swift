@@ -10,7 +10,7 @@ import Synchronization
 /// The running thread keeps the loop alive: call ``shutdown()`` to stop it.
 public final class EventLoop: @unchecked Sendable {
     // @unchecked Sendable: the state shared between threads is `shared` (a Locked), `loopThread` and `hasTasks`
-    // (Atomics); `sources`, `timers`, `nextSourceID`, `running`, `readBufferLent` (and the bytes of `readBuffer`)
+    // (Atomics); `sources`, `timers`, `freeSlots`, `running`, `readBufferLent` (and the bytes of `readBuffer`)
     // and the flush lists are read and written only on the loop thread, which every entry point that touches them
     // checks with `assertInEventLoop()` (`schedule(after:)` hops there with `execute` when called elsewhere).
     // `thread` is written once in `init`, before the object is visible to any other thread, and read once in
@@ -40,8 +40,11 @@ public final class EventLoop: @unchecked Sendable {
     private let hasTasks = Atomic<Bool>(false)
     private var thread: pthread_t = 0
 
-    private var sources: [UInt64: any EventSource] = [:]
-    private var nextSourceID: UInt64 = 1
+    /// Adopted sources by slot: a source's id is its slot + 1 in the low 32 bits and the slot's generation in the
+    /// high 32 (bumped when the slot is released, so that an old id, say in a pending timer, finds nothing). A lookup
+    /// per epoll event is then an index, where a dictionary hashed the id (~1 % of a relay's samples).
+    private var sources: [SourceSlot] = []
+    private var freeSlots: [Int] = []
     private var timers = TimerHeap()
     private var running = true
     /// The scratch buffer for socket reads: one allocation for the loop's life (freed in deinit), so lending it
@@ -61,6 +64,11 @@ public final class EventLoop: @unchecked Sendable {
     /// reabstraction thunk, allocated on every append (one allocation per task, hundreds per LL-HLS part released).
     private struct QueuedWork {
         let work: @Sendable () -> Void
+    }
+
+    private struct SourceSlot {
+        var generation: UInt32 = 0
+        var source: (any EventSource)?
     }
 
     private struct Shared {
@@ -145,9 +153,11 @@ public final class EventLoop: @unchecked Sendable {
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Scheduled {
         let scheduled = Scheduled()
         if inEventLoop {
-            timers.insert(deadline: .now + delay, scheduled: scheduled, work: work)
+            timers.insert(deadline: MonotonicClock.deadline(after: delay), scheduled: scheduled, work: work)
         } else {
-            execute { self.timers.insert(deadline: .now + delay, scheduled: scheduled, work: work) }
+            execute {
+                self.timers.insert(deadline: MonotonicClock.deadline(after: delay), scheduled: scheduled, work: work)
+            }
         }
         return scheduled
     }
@@ -195,7 +205,7 @@ public final class EventLoop: @unchecked Sendable {
     public func scheduleOnLoop(after delay: Duration, _ work: @escaping () -> Void) -> Scheduled {
         assertInEventLoop()
         let scheduled = Scheduled()
-        timers.insert(deadline: .now + delay, scheduled: scheduled, work: work)
+        timers.insert(deadline: MonotonicClock.deadline(after: delay), scheduled: scheduled, work: work)
         return scheduled
     }
 
@@ -203,22 +213,39 @@ public final class EventLoop: @unchecked Sendable {
     /// Returns the id that names it in the other calls.
     func adopt(_ source: any EventSource) -> UInt64 {
         assertInEventLoop()
-        let id = nextSourceID
-        nextSourceID += 1
-        sources[id] = source
-        return id
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            sources[slot].source = source
+        } else {
+            slot = sources.count
+            sources.append(SourceSlot(source: source))
+        }
+        return UInt64(sources[slot].generation) << 32 | UInt64(slot + 1)
     }
 
     /// The adopted source with this id, until it is released.
     func source(_ id: UInt64) -> (any EventSource)? {
         assertInEventLoop()
-        return sources[id]
+        return lookUp(id)
     }
 
     /// Forgets an adopted source (after it closed).
     func release(_ id: UInt64) {
         assertInEventLoop()
-        sources[id] = nil
+        guard lookUp(id) != nil else { return }
+        let slot = Int(truncatingIfNeeded: id & 0xFFFF_FFFF) - 1
+        sources[slot].source = nil
+        sources[slot].generation &+= 1
+        freeSlots.append(slot)
+    }
+
+    /// The source `id` names, if it is still adopted (loop thread only).
+    private func lookUp(_ id: UInt64) -> (any EventSource)? {
+        let slot = Int(truncatingIfNeeded: id & 0xFFFF_FFFF) - 1
+        guard slot >= 0, slot < sources.count,
+              sources[slot].generation == UInt32(truncatingIfNeeded: id >> 32) else { return nil }
+        return sources[slot].source
     }
 
     /// Adds an adopted source's descriptor to the epoll set.
@@ -269,8 +296,9 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func stop() {
-        let all = sources.values
+        let all = sources.compactMap(\.source)
         sources.removeAll()
+        freeSlots.removeAll()
         for source in all { source.loopDidShutDown() }
         // Timers never fire after shutdown; their closures hold connections, which hold this loop: drop them, or
         // the loop and everything a pending timer reaches leak as a cycle (found by LeakSanitizer).
@@ -299,7 +327,9 @@ public final class EventLoop: @unchecked Sendable {
         let capacity = 128
         var events = [epoll_event](repeating: epoll_event(), count: capacity)
         while running {
-            let timeout = timers.nextDeadline.map { (ContinuousClock.now.duration(to: $0)).clampedMilliseconds } ?? -1
+            let timeout = timers.nextDeadline.map {
+                MonotonicClock.milliseconds(until: $0, from: MonotonicClock.nanoseconds)
+            } ?? -1
             let count = events.withUnsafeMutableBufferPointer {
                 epoll_wait(epollFD, $0.baseAddress, Int32(capacity), timeout)
             }
@@ -311,11 +341,11 @@ public final class EventLoop: @unchecked Sendable {
                         _ = Glibc.read(wakeFD, &value, MemoryLayout<UInt64>.size)
                     } else {
                         // Looked up per event: an earlier event of this batch may have closed this source.
-                        sources[id]?.handleEvents(events[index].events)
+                        lookUp(id)?.handleEvents(events[index].events)
                     }
                 }
             }
-            let now = ContinuousClock.now
+            let now = MonotonicClock.nanoseconds
             while let work = timers.popExpired(now: now) { work() }
             // Most turns have no task from another thread: the flag spares them the lock.
             if hasTasks.exchange(false, ordering: .acquiringAndReleasing) {

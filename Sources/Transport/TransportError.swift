@@ -104,16 +104,4 @@ extension Duration {
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
         return "\(Double(milliseconds) / 1000) s"
     }
-
-    /// Whole milliseconds, rounded up, clamped to `Int32` for `epoll_wait`.
-    var clampedMilliseconds: Int32 {
-        if self <= .zero { return 0 }
-        let (seconds, attoseconds) = components
-        let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
-        if milliseconds.overflow { return Int32.max }
-        let total = milliseconds.partialValue.addingReportingOverflow((attoseconds + 999_999_999_999_999)
-                                                                          / 1_000_000_000_000_000)
-        if total.overflow { return Int32.max }
-        return Int32(clamping: total.partialValue)
-    }
 }

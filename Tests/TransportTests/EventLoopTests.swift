@@ -65,6 +65,24 @@ import Testing
         }
     }
 
+    /// A released source's slot is reused by the next adopted source, but the old id (held by a timer of a closed
+    /// connection, say) must not find the newcomer.
+    @Test func aReleasedIdFindsNothingOnceItsSlotIsReused() async throws {
+        try await withLoop { loop in
+            let found = try await loop.submit { () -> [Bool] in
+                let first = IdleSource()
+                let second = IdleSource()
+                let firstID = loop.adopt(first)
+                loop.release(firstID)
+                let secondID = loop.adopt(second)
+                defer { loop.release(secondID) }
+                return [firstID != secondID, loop.source(firstID) == nil, loop.source(secondID) === second,
+                        loop.source(0) == nil, loop.source(secondID + 1) == nil]
+            }
+            #expect(found == [true, true, true, true, true])
+        }
+    }
+
     @Test func workAfterShutdownIsRefused() async throws {
         let loop = try EventLoop(name: "stopped")
         loop.shutdown()
@@ -83,4 +101,10 @@ import Testing
         #expect(throws: TransportError.self) { try client.write([1]) }
         await client.close()
     }
+}
+
+/// An adopted source with no descriptor.
+private final class IdleSource: EventSource {
+    func handleEvents(_ events: UInt32) {}
+    func loopDidShutDown() {}
 }
