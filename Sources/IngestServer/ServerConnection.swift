@@ -53,6 +53,8 @@ final class ServerConnection: ConnectionHandler {
         run(actions)
         guard !isTornDown else { return }
         let held = session.bufferedByteCount
+        // ffmpeg writes a message's header and body apart: the body follows our read of the header at once.
+        connection.awaitsRestOfMessage = held > 0
         let old = inboundHeld
         inboundHeld = held
         if let reason = hub.inboundBufferChanged(from: old, to: held) { fail(reason) }

@@ -57,6 +57,13 @@ public final class Connection: EventSource, CustomStringConvertible {
     }
     /// True while ``pauseReading()`` is in effect.
     public private(set) var isReadingPaused = false
+    /// Set by the handler (in ``ConnectionHandler/connectionDidRead(_:buffer:)``) while it holds the start of a
+    /// message whose rest has not come, such as a header without its body: a plain read that emptied the socket is
+    /// then tried once more at once, instead of on the next loop turn. A peer that writes a header and its body
+    /// apart under Nagle's algorithm (ffmpeg does) sends the body when our ACK of the header reaches it, and the
+    /// read that took the header sent that ACK: from a peer on this host the body is in by the next read, which
+    /// spares an `epoll_wait` and a loop turn per message. From farther away the extra read finds nothing (EAGAIN).
+    public var awaitsRestOfMessage = false
     /// "Connection(endpoint)".
     public var description: String { "Connection(\(endpoint))" }
 
@@ -517,7 +524,8 @@ public final class Connection: EventSource, CustomStringConvertible {
     /// Reads once into the loop's buffer and lends the bytes to the handler.
     /// - Returns: `.bytes` when the caller may read again at once; `.wouldBlock` when the socket (or TLS) has nothing
     ///   more now: a plain read that did not fill the buffer took everything the kernel had, and level-triggered
-    ///   epoll reports any later bytes, so the read that would only say EAGAIN is skipped.
+    ///   epoll reports any later bytes, so the read that would only say EAGAIN is skipped (unless the handler
+    ///   ``awaitsRestOfMessage``).
     private func readOnce() -> ReadOutcome {
         let tls = streaming?.tls
         return loop.withReadBuffer { buffer -> ReadOutcome in
@@ -546,7 +554,7 @@ public final class Connection: EventSource, CustomStringConvertible {
             }
             lastActivity = CoarseClock.nanoseconds
             if isOpen { handler?.connectionDidRead(self, buffer: UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
-            return tls == nil && count < buffer.count ? .wouldBlock : .bytes
+            return tls == nil && count < buffer.count && !awaitsRestOfMessage ? .wouldBlock : .bytes
         }
     }
 
