@@ -91,15 +91,15 @@ public final class CameraFeed: Sendable {
     private static func read(_ camera: any CameraSource, into slot: LatestFrameSlot, shared: Shared) {
         let state = shared
         let interval = camera.frameRate > 0 ? Int64(1_000_000_000 / camera.frameRate) : 33_333_333
-        var deadline = MonotonicClock.now()
+        var deadline = MonotonicClock.nanoseconds
         while !state.state.withLock({ $0.stopping }) {
             if !camera.pacesItself {
-                let now = MonotonicClock.now()
+                let now = MonotonicClock.nanoseconds
                 if deadline > now { usleep(UInt32(min(1_000_000, (deadline - now) / 1_000))) }
-                deadline = max(deadline + interval, MonotonicClock.now() - interval)
+                deadline = max(deadline + interval, MonotonicClock.nanoseconds - interval)
             }
             do throws(CaptureError) {
-                let read = try camera.nextFrame(pts: MonotonicClock.now())
+                let read = try camera.nextFrame(pts: MonotonicClock.nanoseconds)
                 let pool = camera.poolStatistics
                 state.state.withLock { $0.pool = pool }
                 switch read {

@@ -167,7 +167,7 @@ public final class PulseAudioSource {
             let bytesPerFrame = PulseAudioSource.format.bytesPerFrame
             let frames = bytes.count / bytesPerFrame
             if firstPTS == nil {
-                firstPTS = MonotonicClock.now() - Int64(frames) * 1_000_000_000 / 48_000
+                firstPTS = MonotonicClock.nanoseconds - Int64(frames) * 1_000_000_000 / 48_000
             }
             var offset = 0
             while offset < frames {

@@ -1,14 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Locking
 
 /// Clocks and small statistics used by every benchmark.
 enum Measure {
     /// Monotonic wall-clock seconds.
     static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        Double(MonotonicClock.nanoseconds) / 1e9
     }
 
     /// CPU seconds (user + system) used so far by every thread of this process.

@@ -1,4 +1,4 @@
-import Glibc
+import Locking
 
 /// The timers of an ``EventLoop``: a binary min-heap ordered by deadline, then by insertion order.
 /// Cancelled entries stay in the heap until their deadline and are skipped then.
@@ -70,15 +70,8 @@ struct TimerHeap {
     }
 }
 
-/// `CLOCK_MONOTONIC` as nanoseconds: the clock `epoll_wait`'s timeout counts in, read through the vDSO.
-enum MonotonicClock {
-    /// Nanoseconds since an arbitrary start (boot).
-    static var nanoseconds: Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
-    }
-
+/// Timer deadlines on ``MonotonicClock``, the clock `epoll_wait`'s timeout counts in.
+extension MonotonicClock {
     /// The deadline `delay` after `now`, saturating (a negative delay is due at once).
     static func deadline(after delay: Duration, from now: Int64 = nanoseconds) -> Int64 {
         let (seconds, attoseconds) = delay.components

@@ -1,4 +1,5 @@
 import Glibc
+import Locking
 import Testing
 @testable import Transport
 
