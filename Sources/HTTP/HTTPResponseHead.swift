@@ -22,7 +22,8 @@ public struct HTTPResponseHead: Sendable, Equatable {
 
     /// The head as sent on the wire, with fields encoded beforehand first (in the order given), then ``headers``.
     /// - Parameter extraCapacity: room to leave after the head (a body about to be appended to the same array).
-    public func encoded(after first: HTTPEncodedFields, _ second: HTTPEncodedFields, extraCapacity: Int = 0) -> [UInt8] {
+    public func encoded(after first: HTTPEncodedFields, _ second: HTTPEncodedFields,
+                        extraCapacity: Int = 0) -> [UInt8] {
         encoded(after: first, second, framing: Framing(), extraCapacity: extraCapacity)
     }
 

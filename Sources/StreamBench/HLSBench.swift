@@ -7,12 +7,13 @@ import IngestServer
 import Publisher
 import StreamCore
 
-/// Item 14: LL-HLS readers. One stream published to `stream serve` (stream-bench's own RTMP publisher, which notes
-/// when it sent each frame), read by many LL-HLS readers (blocking playlist reloads and hinted parts, two keep-alive
+/// Item 14: LL-HLS readers. One stream published to `stream serve` (stream-bench's own RTMP publisher, which notes when
+/// it sent each frame), read by many LL-HLS readers (blocking playlist reloads and hinted parts, two keep-alive
 /// connections each, 25 readers to a Python process: `Tests/TestSupport/Peers/hls_readers.py`); then the same files,
-/// mirrored to disk, served by nginx to as many readers polling at the part rate (nginx cannot hold a request). Measures the CPU of each server
-/// while it serves (and `stream serve`'s with the publish and no reader, its ingest and packaging), `stream serve`'s
-/// peak RSS, and how long after the publisher sent a part's last frame the part reached a held reader.
+/// mirrored to disk, served by nginx to as many readers polling at the part rate (nginx cannot hold a request).
+/// Measures the CPU of each server while it serves (and `stream serve`'s with the publish and no reader, its ingest and
+/// packaging), `stream serve`'s peak RSS, and how long after the publisher sent a part's last frame the part reached a
+/// held reader.
 struct HLSBench {
     let context: BenchContext
     static let bitrateKbps = 2500

@@ -46,14 +46,18 @@ public struct UDPAddress: Sendable, Hashable, CustomStringConvertible {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
             withUnsafeMutableBytes(of: &address.sin_addr) { $0.copyBytes(from: ip) }
-            withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: address) { target.copyMemory(from: $0) } }
+            withUnsafeMutableBytes(of: &storage) { target in
+                withUnsafeBytes(of: address) { target.copyMemory(from: $0) }
+            }
             length = MemoryLayout<sockaddr_in>.size
         } else {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = port.bigEndian
             withUnsafeMutableBytes(of: &address.sin6_addr) { $0.copyBytes(from: ip) }
-            withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: address) { target.copyMemory(from: $0) } }
+            withUnsafeMutableBytes(of: &storage) { target in
+                withUnsafeBytes(of: address) { target.copyMemory(from: $0) }
+            }
             length = MemoryLayout<sockaddr_in6>.size
         }
         return withUnsafePointer(to: &storage) { pointer in
