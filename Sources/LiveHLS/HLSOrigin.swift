@@ -12,15 +12,15 @@ import Locking
 /// The LL-HLS origin of a server: one ``LLHLSPackager`` per published stream, fed by the ingest, and the answers
 /// to players' requests, held until what they ask for exists.
 ///
-/// The ingest calls ``publishStarted(_:)``, ``append(_:to:)`` and ``publishStopped(_:)`` on its loop thread. An
-/// HTTP server looks a request up once, without a task (``playlistLookup(_:query:)``,
-/// ``resourceLookup(directory:name:)``), and passes what must wait to ``hold(_:reply:)``; ``playlist(_:query:)`` and
-/// ``resource(_:name:)`` answer a task, ``playlistNow(_:query:)`` and ``resourceNow(directory:name:)`` only what can
-/// be answered at once, ``playlist(_:query:reply:)`` through a callback. A blocking playlist reload or a request for the hinted part waits on the stream's changes (no polling) and is
-/// answered the moment the packager reports the part; after ``BlockingReload/maximumHoldTargetDurations`` target
-/// durations it gets 503 (one sweep every ``sweepInterval``, running only while requests are held, ends the holds).
-/// An ended stream keeps its playlist (with EXT-X-ENDLIST) for ``Configuration/endedRetention``, or until its ID
-/// starts again.
+/// The ingest calls ``publishStarted(_:)``, ``append(_:to:)`` and ``publishStopped(_:)`` on its loop thread. An HTTP
+/// server looks a request up once, without a task (``playlistLookup(_:query:)``, ``resourceLookup(directory:name:)``),
+/// and passes what must wait to ``hold(_:reply:)``; ``playlist(_:query:)`` and ``resource(_:name:)`` answer a task,
+/// ``playlistNow(_:query:)`` and ``resourceNow(directory:name:)`` only what can be answered at once,
+/// ``playlist(_:query:reply:)`` through a callback. A blocking playlist reload or a request for the hinted part waits
+/// on the stream's changes (no polling) and is answered the moment the packager reports the part; after
+/// ``BlockingReload/maximumHoldTargetDurations`` target durations it gets 503 (one sweep every ``sweepInterval``,
+/// running only while requests are held, ends the holds). An ended stream keeps its playlist (with EXT-X-ENDLIST) for
+/// ``Configuration/endedRetention``, or until its ID starts again.
 public final class HLSOrigin: Sendable {
     /// How streams are packaged and kept.
     public struct Configuration: Sendable {
@@ -83,47 +83,43 @@ public final class HLSOrigin: Sendable {
     /// per waiter instead of copying its request and callback. It carries everything its answer needs, so that
     /// holding a server's request makes one object: no closure around the callback, none for the cancellation.
     private final class Waiter: Sendable {
-        /// Who is told the answer.
-        enum Answer: Sendable {
-            /// A server's held request (``HLSOrigin/hold(_:reply:)``): the reply, without its LL-HLS tags for
-            /// `mode=plain`; a hold that ends without one is answered 503 or 404 here. The origin is held strongly,
-            /// as only while the request is held (the pending response drops the cancellation once answered).
-            case callback(@Sendable (HLSReply) -> Void, plain: Bool, origin: HLSOrigin)
-            /// A task's (``HLSOrigin/waitForChange(_:for:waiter:until:)``): nil when the hold ended without a reply.
-            case task(@Sendable (HLSReply?) -> Void)
-        }
-
         let request: Request
-        let answer: Answer
+        /// Told the answer (``HLSOrigin/hold(_:reply:)``): the reply, without its LL-HLS tags for `mode=plain`; a
+        /// hold that ends without one is answered 503 or 404 here.
+        let reply: @Sendable (HLSReply) -> Void
+        let plain: Bool
+        /// Held strongly, as only while the request is held (the pending response drops the cancellation once
+        /// answered).
+        let origin: HLSOrigin
         /// When the hold ends (503).
         let deadline: ContinuousClock.Instant
         /// The stream and the key it is kept under there.
         let id: HLSStreamID
         let key: UInt64
 
-        init(request: Request, answer: Answer, deadline: ContinuousClock.Instant, id: HLSStreamID, key: UInt64) {
+        init(request: Request, reply: @escaping @Sendable (HLSReply) -> Void, plain: Bool, origin: HLSOrigin,
+             deadline: ContinuousClock.Instant, id: HLSStreamID, key: UInt64) {
             self.request = request
-            self.answer = answer
+            self.reply = reply
+            self.plain = plain
+            self.origin = origin
             self.deadline = deadline
             self.id = id
             self.key = key
         }
 
         /// Called once, by the origin: with the reply when released, nil when the hold ends without one.
-        func resume(_ released: HLSReply?) {
-            switch answer {
-            case .callback(let reply, let plain, let origin):
-                let answer = released ?? origin.afterHold(request, for: id, counted: true)
-                reply(plain ? HLSOrigin.plain(answer) : answer)
-            case .task(let resume):
-                resume(released)
-            }
+        /// `counted`: a hold that ended without a reply counts as timed out (a cancelled task's does not).
+        func resume(_ released: HLSReply?, counted: Bool = true) {
+            let answer = released ?? origin.afterHold(request, for: id, counted: counted)
+            reply(plain ? HLSOrigin.plain(answer) : answer)
         }
 
         /// The client left: the waiter is dropped and its callback is not called.
-        func cancel() {
-            guard case .callback(_, _, let origin) = answer else { return }
-            _ = origin.state.withLock { state in state.streams[id]?.waiters.removeValue(forKey: key) }
+        /// - Returns: whether it was still held (false when it was already answered or is being answered).
+        @discardableResult
+        func cancel() -> Bool {
+            origin.state.withLock { state in state.streams[id]?.waiters.removeValue(forKey: key) } != nil
         }
     }
 
@@ -414,6 +410,13 @@ public final class HLSOrigin: Sendable {
     /// a server holding many requests keeps only their callbacks.
     /// - Returns: the cancellation of the hold (the client left): the waiter is dropped and `reply` is not called.
     public func hold(_ hold: Hold, reply: @escaping @Sendable (HLSReply) -> Void) -> @Sendable () -> Void {
+        guard let waiter = keep(hold, reply: reply) else { return {} }
+        // One reference captured: the waiter is the closure's context (no allocation).
+        return { waiter.cancel() }
+    }
+
+    /// ``hold(_:reply:)``'s waiter, or nil when `reply` was called at once.
+    private func keep(_ hold: Hold, reply: @escaping @Sendable (HLSReply) -> Void) -> Waiter? {
         let (request, id) = (hold.request, hold.id)
         let deadline = ContinuousClock.now + hold.limit
         let (waiter, immediate, startSweep) = state.withLock { state -> (Waiter?, HLSReply?, Bool) in
@@ -422,7 +425,7 @@ public final class HLSOrigin: Sendable {
             var kept: Waiter?
             // It may have changed since the lookup.
             let answer = state.streams[id]?.answerOrKeep(request, key: waiterID) {
-                let waiter = Waiter(request: request, answer: .callback(reply, plain: hold.plain, origin: self),
+                let waiter = Waiter(request: request, reply: reply, plain: hold.plain, origin: self,
                                     deadline: deadline, id: id, key: waiterID)
                 kept = waiter
                 return waiter
@@ -437,13 +440,11 @@ public final class HLSOrigin: Sendable {
             return (kept, nil, start)
         }
         if startSweep { startSweeping() }
-        guard let waiter else {
+        if waiter == nil {
             let answer = immediate ?? .error(404, "no such stream")
             reply(hold.plain ? Self.plain(answer) : answer)
-            return {}
         }
-        // One reference captured: the waiter is the closure's context (no allocation).
-        return { waiter.cancel() }
+        return waiter
     }
 
     /// The media playlist, at once or when held (see ``playlistLookup(_:query:)``), from a task.
@@ -491,9 +492,32 @@ public final class HLSOrigin: Sendable {
         case .reply(let reply):
             return reply
         case .hold(let held):
-            let reply = await hold(held.request, for: held.id, upTo: held.limit)
-            return held.plain ? Self.plain(reply) : reply
+            // The server's hold, with a task's cancellation: a cancelled task is answered at once with what there
+            // is (not counted as timed out), unless its answer is already on its way.
+            let waiting = Locked(HeldByTask())
+            return await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<HLSReply, Never>) in
+                    let waiter = keep(held) { continuation.resume(returning: $0) }
+                    let cancelled = waiting.withLock { waiting -> Bool in
+                        waiting.waiter = waiter
+                        return waiting.cancelled
+                    }
+                    if cancelled, let waiter, waiter.cancel() { waiter.resume(nil, counted: false) }
+                }
+            } onCancel: {
+                let waiter = waiting.withLock { waiting -> Waiter? in
+                    waiting.cancelled = true
+                    return waiting.waiter
+                }
+                if let waiter, waiter.cancel() { waiter.resume(nil, counted: false) }
+            }
         }
+    }
+
+    /// A task's hold: its waiter once kept, and whether the task was cancelled (either may come first).
+    private struct HeldByTask {
+        var waiter: Waiter?
+        var cancelled = false
     }
 
     /// A playlist request from its query, and whether it asks for the plain playlist; or the error answer.
@@ -576,19 +600,6 @@ public final class HLSOrigin: Sendable {
         init(_ reply: HLSReply) { self.reply = reply }
     }
 
-    /// Waits for the stream to change until `request` can be answered, or the hold ends.
-    private func hold(_ request: Request, for id: HLSStreamID, upTo limit: Duration) async -> HLSReply {
-        let waiterID = state.withLock { state -> UInt64 in
-            state.nextWaiter += 1
-            return state.nextWaiter
-        }
-        // The expiry sweep ends the hold at its deadline (give or take ``sweepInterval``).
-        let deadline = ContinuousClock.now + limit
-        if let reply = await waitForChange(request, for: id, waiter: waiterID, until: deadline) { return reply }
-        // The hold ended (or the request was cancelled): answer with what there is.
-        return afterHold(request, for: id, counted: !Task.isCancelled)
-    }
-
     /// The answer to a request whose hold ended without what it waited for; `counted` adds it to the timed-out
     /// requests.
     private func afterHold(_ request: Request, for id: HLSStreamID, counted: Bool) -> HLSReply {
@@ -637,38 +648,6 @@ public final class HLSOrigin: Sendable {
         }
         for waiter in expired { waiter.resume(nil) }
         return held
-    }
-
-    /// Registers a waiter and suspends until it is released (with a reply), or cancelled or past its deadline (nil).
-    private func waitForChange(_ request: Request, for id: HLSStreamID, waiter waiterID: UInt64,
-                               until deadline: ContinuousClock.Instant) async -> HLSReply? {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<HLSReply?, Never>) in
-                let (immediate, startSweep) = state.withLock { state -> (HLSReply??, Bool) in
-                    // It may have changed since the first look, or the wait may already be cancelled.
-                    if Task.isCancelled || ContinuousClock.now >= deadline { return (.some(nil), false) }
-                    let answer = state.streams[id]?.answerOrKeep(request, key: waiterID) {
-                        Waiter(request: request, answer: .task({ continuation.resume(returning: $0) }),
-                               deadline: deadline, id: id, key: waiterID)
-                    }
-                    switch answer {
-                    case nil: return (.some(.error(404, "no such stream")), false)
-                    case .reply(let reply): return (.some(reply), false)
-                    case .wait: break
-                    }
-                    let start = !state.sweeping
-                    state.sweeping = true
-                    return (.none, start)
-                }
-                if startSweep { startSweeping() }
-                if let immediate { continuation.resume(returning: immediate) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                state.streams[id]?.waiters.removeValue(forKey: waiterID)
-            }
-            waiter?.resume(nil)
-        }
     }
 
     private func resume(_ released: [(Waiter, HLSReply?)]) {

@@ -112,9 +112,14 @@ import TestSupport
         let (origin, _, _) = Self.origin(milliseconds: 5000)
         let task = Task { await origin.playlist(Self.id, query: "_HLS_msn=4") }
         while origin.statistics.heldRequests < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        let cancelled = ContinuousClock.now
         task.cancel()
-        _ = await task.value
+        let reply = await task.value
+        // Answered at once with what there is (not after the 5 s hold), and not counted as timed out.
+        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        #expect(reply.status == 503)
         #expect(origin.statistics.heldRequests == 0)
+        #expect(origin.statistics.timedOutRequests == 0)
     }
 
     @Test func callbackRequestsAreAnsweredAtOnceWhenReleasedOrWhenTheHoldEnds() async throws {
