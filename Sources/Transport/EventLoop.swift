@@ -233,8 +233,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Forgets an adopted source (after it closed).
     func release(_ id: UInt64) {
         assertInEventLoop()
-        guard lookUp(id) != nil else { return }
-        let slot = Int(truncatingIfNeeded: id & 0xFFFF_FFFF) - 1
+        guard let slot = slot(of: id) else { return }
         sources[slot].source = nil
         sources[slot].generation &+= 1
         freeSlots.append(slot)
@@ -242,10 +241,16 @@ public final class EventLoop: @unchecked Sendable {
 
     /// The source `id` names, if it is still adopted (loop thread only).
     private func lookUp(_ id: UInt64) -> (any EventSource)? {
+        slot(of: id).flatMap { sources[$0].source }
+    }
+
+    /// The slot of the source `id` names, if it is still adopted: an id is the slot + 1 in its low 32 bits and the
+    /// slot's generation in its high 32 (see ``adopt(_:)``).
+    private func slot(of id: UInt64) -> Int? {
         let slot = Int(truncatingIfNeeded: id & 0xFFFF_FFFF) - 1
-        guard slot >= 0, slot < sources.count,
-              sources[slot].generation == UInt32(truncatingIfNeeded: id >> 32) else { return nil }
-        return sources[slot].source
+        guard slot >= 0, slot < sources.count, sources[slot].generation == UInt32(truncatingIfNeeded: id >> 32),
+              sources[slot].source != nil else { return nil }
+        return slot
     }
 
     /// Adds an adopted source's descriptor to the epoll set.
