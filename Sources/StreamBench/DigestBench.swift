@@ -35,19 +35,17 @@ struct DigestBench {
         let key = [UInt8](repeating: 0x42, count: 62)
         var check: UInt8 = 0
         var rounds = 0
-        let start = ContinuousClock.now
-        let limit = Duration.seconds(seconds)
-        while start.duration(to: .now) < limit {
+        let start = Measure.now()
+        while Measure.now() - start < seconds {
             for _ in 0..<100 {
                 packet[0] = UInt8(truncatingIfNeeded: rounds)
                 check ^= HMACSHA256.authenticationCode(key: key, message: packet[0..<8] + packet[40..<1536])[0]
                 rounds += 1
             }
         }
-        let elapsed = start.duration(to: .now)
+        let elapsed = Measure.now() - start
         // `check` keeps the work from being optimised away.
         precondition(check != 0 || rounds > 0)
-        return (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
-            / Double(rounds)
+        return elapsed * 1e6 / Double(rounds)
     }
 }
