@@ -142,8 +142,9 @@ struct WHIPBroadcastCommandTests {
     @Test(.timeLimit(.minutes(1)))
     func aLossyPathLowersTheEncodersBitrateAndAPictureLossBringsAKeyframe() async throws {
         let endpoint = try AiortcEndpoint.start(loss: 0.05, delay: 0.05, lossSeconds: 8)
+        // 16 s: after the 8 s of loss, room for aiortc to wait out a second gap (512 packets, ~3.5 s) and decode again.
         let run = try await Self.broadcast(to: endpoint, ["--test-size", "640x360", "--video-bitrate", "1500",
-                                                          "--duration", "12"])
+                                                          "--duration", "16"])
         #expect(run.status == 0, "stream broadcast: \(run.lines) \(run.errors); endpoint: \(endpoint.log.suffix(2000))")
         let targets = run.lines.compactMap { line -> Int? in
             guard let range = line.range(of: "(target ") else { return nil }
