@@ -3,11 +3,16 @@ public enum PercentEncoding {
     /// Decodes `%XX` escapes (and `+` as a space when `plusIsSpace`) into UTF-8 text.
     /// - Returns: the text, or nil for a truncated or non-hex escape or bytes that are not UTF-8.
     public static func decode<S: StringProtocol>(_ text: S, plusIsSpace: Bool = false) -> String? {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) })
-        else {
-            return String(text)
+        var text = String(text)
+        return text.withUTF8 { decode($0, plusIsSpace: plusIsSpace) }
+    }
+
+    /// Decodes `%XX` escapes (and `+` as a space when `plusIsSpace`) in UTF-8 bytes into text.
+    /// - Returns: the text, or nil for a truncated or non-hex escape or bytes that are not UTF-8.
+    public static func decode(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool = false) -> String? {
+        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
+            return String(validating: utf8, as: UTF8.self)
         }
-        let utf8 = Array(text.utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         var index = 0

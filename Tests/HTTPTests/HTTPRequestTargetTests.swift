@@ -27,4 +27,16 @@ struct HTTPRequestTargetTests {
         #expect(HTTPRequestTarget("/a%zz") == nil)
         #expect(HTTPRequestTarget("/a?x=%") == nil)
     }
+
+    @Test func decodesUTF8SegmentsAndStopsAtTheFragment() throws {
+        let target = try #require(HTTPRequestTarget("/caf%C3%A9/th\u{e9}/x?q=1#part"))
+        #expect(target.pathSegments == ["caf\u{e9}", "th\u{e9}", "x"])
+        #expect(target.rawPath == "/caf%C3%A9/th\u{e9}/x")
+        #expect(target.rawQuery == "q=1")
+        #expect(try #require(HTTPRequestTarget("HTTP://h/a#b?c")).rawQuery == nil)
+        #expect(try #require(HTTPRequestTarget("HTTP://h/a#b?c")).rawPath == "/a")
+        // An escape that decodes to bytes that are not UTF-8.
+        #expect(HTTPRequestTarget("/a%FF") == nil)
+        #expect(HTTPRequestTarget("/a?b=%C3") == nil)
+    }
 }
