@@ -298,6 +298,9 @@ public final class HLSOrigin: Sendable {
         var epochs: [String: HLSStreamID] = [:]
         var nextWaiter: UInt64 = 0
         var lastEpoch = ""
+        /// How many streams have ended and wait out their retention: the purge looks only when some have (it is
+        /// called on every request).
+        var endedStreams = 0
         /// Whether the expiry sweep runs (only while requests are held).
         var sweeping = false
         var statistics = Statistics(streams: 0, heldRequests: 0, releasedRequests: 0, timedOutRequests: 0)
@@ -337,7 +340,10 @@ public final class HLSOrigin: Sendable {
             if epoch <= state.lastEpoch { epoch = state.lastEpoch + "0" }
             state.lastEpoch = epoch
             let previous = state.streams[id]
-            if let previous { state.epochs[previous.packager.epoch] = nil }
+            if let previous {
+                state.epochs[previous.packager.epoch] = nil
+                if previous.endedAt != nil { state.endedStreams -= 1 }
+            }
             state.streams[id] = Stream(packager: LLHLSPackager(epoch: epoch, configuration: configuration.packaging))
             state.epochs[epoch] = id
             // Anyone still waiting on the previous publish is told it is gone.
@@ -365,6 +371,7 @@ public final class HLSOrigin: Sendable {
         let released = state.withLock { state -> [(Waiter, HLSReply?)] in
             guard let stream = state.streams[id] else { return [] }
             _ = stream.change { $0.finish() }
+            if stream.endedAt == nil { state.endedStreams += 1 }
             stream.endedAt = .now
             let released = stream.release()
             return released
@@ -657,11 +664,13 @@ public final class HLSOrigin: Sendable {
     }
     /// Drops ended streams kept longer than the retention.
     private func purgeEnded(_ state: inout State) {
+        guard state.endedStreams > 0 else { return }
         let now = ContinuousClock.now
         for (id, stream) in state.streams {
             if let ended = stream.endedAt, now - ended > configuration.endedRetention, stream.waiters.isEmpty {
                 state.streams[id] = nil
                 state.epochs[stream.packager.epoch] = nil
+                state.endedStreams -= 1
             }
         }
     }
