@@ -1,6 +1,7 @@
 import CEpoll
 import CTCPInfo
 import Glibc
+import Locking
 
 /// A TCP connection, optionally with TLS, driven by an ``EventLoop``.
 ///
@@ -124,8 +125,9 @@ public final class Connection: EventSource, CustomStringConvertible {
     private var flushScheduled = false
     private var phaseTimer: Scheduled?
     private var idleTimer: Scheduled?
-    /// ``CoarseClock`` nanoseconds of the last read or flush, for the idle timeout.
-    private var lastActivity = CoarseClock.nanoseconds
+    /// ``MonotonicClock`` nanoseconds of the last read or flush, for the idle timeout. Reads and flushes note the
+    /// start of their loop turn (``EventLoop/turnStarted``), read once per turn instead of once per system call.
+    private var lastActivity = MonotonicClock.nanoseconds
 
     /// Called with the count of bytes that left the queue: sent, or dropped by a close (after the handler heard of
     /// the close). ``AsyncConnection`` keeps its thread-safe count with it.
@@ -311,7 +313,7 @@ public final class Connection: EventSource, CustomStringConvertible {
         phaseTimer?.cancel()
         phaseTimer = nil
         state = .open(streaming)
-        lastActivity = CoarseClock.nanoseconds
+        lastActivity = MonotonicClock.nanoseconds
         updateInterest()
         handler?.connectionDidOpen(self)
         guard isOpen else { return }
@@ -453,7 +455,7 @@ public final class Connection: EventSource, CustomStringConvertible {
         let flushed = before - outbound.count
         updateInterest()
         guard flushed > 0 else { return }
-        lastActivity = CoarseClock.nanoseconds
+        lastActivity = loop.turnStarted
         onDequeued?(flushed)
         if !insideWrite && isOpen && before > lowWatermark && outbound.count <= lowWatermark {
             handler?.connectionDidDrain(self)
@@ -476,7 +478,7 @@ public final class Connection: EventSource, CustomStringConvertible {
         loop.assertInEventLoop()
         guard isReadingPaused else { return }
         isReadingPaused = false
-        lastActivity = CoarseClock.nanoseconds
+        lastActivity = MonotonicClock.nanoseconds
         updateInterest()
         if streaming?.tls != nil { scheduleRead() }
     }
@@ -552,7 +554,7 @@ public final class Connection: EventSource, CustomStringConvertible {
                     return .failed(.posix(errno, "reading from", endpoint: endpoint))
                 }
             }
-            lastActivity = CoarseClock.nanoseconds
+            lastActivity = loop.turnStarted
             if isOpen { handler?.connectionDidRead(self, buffer: UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
             return tls == nil && count < buffer.count && !awaitsRestOfMessage ? .wouldBlock : .bytes
         }
@@ -643,7 +645,7 @@ public final class Connection: EventSource, CustomStringConvertible {
         idleTimer?.cancel()
         idleTimer = nil
         guard let idleTimeout, !isClosed else { return }
-        lastActivity = CoarseClock.nanoseconds
+        lastActivity = MonotonicClock.nanoseconds
         scheduleIdleCheck(after: idleTimeout)
     }
 
@@ -663,8 +665,10 @@ public final class Connection: EventSource, CustomStringConvertible {
 
     private func checkIdle() {
         guard let idleTimeout, !isClosed else { return }
-        if isReadingPaused { lastActivity = CoarseClock.nanoseconds }
-        let idle = CoarseClock.elapsedAtLeast(since: lastActivity)
+        if isReadingPaused { lastActivity = MonotonicClock.nanoseconds }
+        // The activity noted is its turn's start, a little before it: the idle time can come out longer than it was
+        // by the length of that turn (well under a millisecond), against timeouts of seconds.
+        let idle = Duration.nanoseconds(max(0, MonotonicClock.nanoseconds - lastActivity))
         if idle >= idleTimeout {
             finishClose(TransportError(.timeout, "no data moved to or from \(endpoint) for "
                                            + "\(idleTimeout.formattedSeconds) (idle timeout): the peer is stalled "
