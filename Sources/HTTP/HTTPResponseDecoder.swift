@@ -1,5 +1,3 @@
-import ByteIO
-
 /// Decodes the responses a client receives (RFC 9112): call ``expectResponse(to:)`` for each request sent, then
 /// `append(_:)` bytes and `next()` until nil; ``connectionClosed()`` ends a body delimited by the close.
 ///
@@ -17,17 +15,17 @@ public struct HTTPResponseDecoder: Sendable {
     }
 
     private enum State: Sendable {
-        case head
-        case body(HTTPBodyDecoder)
+        /// Reading responses.
+        case reading
+        /// After a 101 response: the remaining bytes belong to the new protocol.
         case switched
         case failed(HTTPError)
     }
 
     /// The limits in force.
     public let limits: HTTPLimits
-    private var buffer = InputBuffer()
-    private var scanner = HTTPHeadScanner()
-    private var state = State.head
+    private var reader = HTTPMessageReader()
+    private var state = State.reading
     private var methods: [HTTPMethod] = []
 
     /// Creates a decoder.
@@ -43,22 +41,29 @@ public struct HTTPResponseDecoder: Sendable {
 
     /// Adds received bytes.
     public mutating func append(_ bytes: [UInt8]) {
-        buffer.append(bytes)
+        reader.buffer.append(bytes)
     }
 
     /// Removes and returns the bytes not decoded (after a 101 response).
     public mutating func takeBufferedBytes() -> [UInt8] {
-        buffer.readAll()
+        reader.buffer.readAll()
     }
 
     /// The next piece of a response, or nil when more bytes are needed.
     /// - Throws: ``HTTPError`` `.malformed`, `.headTooLarge` or `.unsupportedVersion`.
     public mutating func next() throws(HTTPError) -> Part? {
-        do {
-            return try decode()
-        } catch {
-            state = .failed(error)
+        switch state {
+        case .failed(let error):
             throw error
+        case .switched:
+            return nil
+        case .reading:
+            do {
+                return try decode()
+            } catch {
+                state = .failed(error)
+                throw error
+            }
         }
     }
 
@@ -67,14 +72,16 @@ public struct HTTPResponseDecoder: Sendable {
     /// - Throws: `.truncated` when it cut a response short.
     public mutating func connectionClosed() throws(HTTPError) -> Part? {
         switch state {
-        case .body(let body) where body.endsWithConnection:
-            guard buffer.isEmpty else { return try next() }
-            state = .head
+        case .reading where reader.bodyEndsWithConnection:
+            guard reader.buffer.isEmpty else { return try next() }
+            reader.endBody()
             return .end
-        case .head:
-            guard buffer.isEmpty else { throw HTTPError(.truncated, "the connection closed inside a response head") }
+        case .reading where reader.isReadingHead:
+            guard reader.buffer.isEmpty else {
+                throw HTTPError(.truncated, "the connection closed inside a response head")
+            }
             return nil
-        case .body:
+        case .reading:
             throw HTTPError(.truncated, "the connection closed before the response body was complete")
         case .switched:
             return nil
@@ -84,48 +91,28 @@ public struct HTTPResponseDecoder: Sendable {
     }
 
     private mutating func decode() throws(HTTPError) -> Part? {
-        switch state {
-        case .failed(let error):
-            throw error
-        case .switched:
-            return nil
-        case .head:
-            return try decodeHead()
-        case .body(var body):
-            let part = try body.next(from: &buffer)
-            state = .body(body)
-            switch part {
-            case .data(let bytes):
+        // Interim responses (100 Continue, 103 Early Hints) come before the final one of the same request.
+        while true {
+            switch try reader.next(limits: limits, isRequest: false) {
+            case .head(let lines):
+                let (version, status) = try HTTPHeadParser.statusLine(lines[0])
+                let head = HTTPResponseHead(status: status, version: version,
+                                            headers: try HTTPHeadParser.fields(lines[1...]))
+                if status.code == HTTPStatus.switchingProtocols.code {
+                    state = .switched
+                    return .head(head)
+                }
+                if status.isInformational { continue }
+                let method = methods.isEmpty ? HTTPMethod.get : methods.removeFirst()
+                reader.startBody(try HTTPBodyFraming.response(head, to: method), limits: limits)
+                return .head(head)
+            case .body(let bytes):
                 return .body(bytes)
             case .end:
-                state = .head
                 return .end
             case nil:
                 return nil
             }
-        }
-    }
-
-    private mutating func decodeHead() throws(HTTPError) -> Part? {
-        while true {
-            guard !buffer.isEmpty, let length = try scanner.scan(buffer, limits: limits, isRequest: false) else {
-                return nil
-            }
-            let bytes = buffer.read(length)
-            scanner.reset()
-            let lines = HTTPHeadParser.lines(bytes)
-            let (version, status) = try HTTPHeadParser.statusLine(lines[0])
-            let head = HTTPResponseHead(status: status, version: version,
-                                        headers: try HTTPHeadParser.fields(lines[1...]))
-            if status.code == HTTPStatus.switchingProtocols.code {
-                state = .switched
-                return .head(head)
-            }
-            // Interim responses (100 Continue, 103 Early Hints) come before the final one of the same request.
-            if status.isInformational { continue }
-            let method = methods.isEmpty ? HTTPMethod.get : methods.removeFirst()
-            state = .body(HTTPBodyDecoder(try HTTPBodyFraming.response(head, to: method), limits: limits))
-            return .head(head)
         }
     }
 }
