@@ -12,17 +12,11 @@ public struct ClientHandshake: Sendable {
 
     private enum State: Sendable {
         case idle(Idle)
-        case waitingForS0S1(Buffered)
-        case waitingForS2(Buffered)
-        case complete
+        case started(HandshakeReader)
     }
 
     private struct Idle: Sendable {
         var c1: [UInt8]
-    }
-
-    private struct Buffered: Sendable {
-        var buffer: [UInt8]
     }
 
     private var state: State
@@ -43,8 +37,8 @@ public struct ClientHandshake: Sendable {
     /// Whether S2 has been read.
     public var isComplete: Bool {
         switch state {
-        case .complete: true
-        case .idle, .waitingForS0S1, .waitingForS2: false
+        case .started(let reader): reader.isComplete
+        case .idle: false
         }
     }
 
@@ -53,9 +47,9 @@ public struct ClientHandshake: Sendable {
     public mutating func start() -> [UInt8] {
         switch state {
         case .idle(let idle):
-            state = .waitingForS0S1(Buffered(buffer: []))
+            state = .started(HandshakeReader())
             return [ClientHandshake.version] + idle.c1
-        case .waitingForS0S1, .waitingForS2, .complete:
+        case .started:
             preconditionFailure("ClientHandshake.start() called twice")
         }
     }
@@ -64,41 +58,14 @@ public struct ClientHandshake: Sendable {
     /// - Returns: C2 to send once S1 is in, completion once S2 is in, and any bytes past S2.
     /// - Throws: `RTMPError` when S0 is not version 3.
     public mutating func receive(_ bytes: [UInt8]) throws(RTMPError) -> HandshakeStep {
-        var step = HandshakeStep()
         switch state {
         case .idle:
             throw RTMPError.invalidState("receiving handshake bytes before start()")
-        case .complete:
-            step.isComplete = true
-            step.remaining = bytes
-            return step
-        case .waitingForS0S1(var buffered):
-            buffered.buffer.append(contentsOf: bytes)
-            if let first = buffered.buffer.first, first != ClientHandshake.version {
-                throw RTMPError.unsupportedVersion(first)
-            }
-            guard buffered.buffer.count >= 1 + HandshakeDigest.packetSize else {
-                state = .waitingForS0S1(buffered)
-                return step
-            }
+        case .started(var reader):
+            var (s1, step) = try reader.receive(bytes)
+            state = .started(reader)
             // C2 echoes S1 (RTMP §5.2.4).
-            step.reply = Array(buffered.buffer[1...HandshakeDigest.packetSize])
-            let rest = Array(buffered.buffer[(1 + HandshakeDigest.packetSize)...])
-            state = .waitingForS2(Buffered(buffer: []))
-            let next = try receive(rest)
-            step.isComplete = next.isComplete
-            step.remaining = next.remaining
-            return step
-        case .waitingForS2(var buffered):
-            buffered.buffer.append(contentsOf: bytes)
-            guard buffered.buffer.count >= HandshakeDigest.packetSize else {
-                state = .waitingForS2(buffered)
-                return step
-            }
-            // S2 should echo C1; like nginx-rtmp and librtmp we do not insist.
-            step.isComplete = true
-            step.remaining = Array(buffered.buffer[HandshakeDigest.packetSize...])
-            state = .complete
+            if let s1 { step.reply = s1 }
             return step
         }
     }

@@ -9,16 +9,6 @@ public struct ServerHandshake: Sendable {
     /// The version field nginx-rtmp and Flash Media Server put in a digest S1 (any non-zero value works).
     private static let digestServerVersion: [UInt8] = [0x04, 0x05, 0x00, 0x01]
 
-    private enum State: Sendable {
-        case waitingForC0C1(Buffered)
-        case waitingForC2(Buffered)
-        case complete
-    }
-
-    private struct Buffered: Sendable {
-        var buffer: [UInt8]
-    }
-
     /// Which kind of handshake a client used (known once C1 is in).
     public enum Kind: Sendable, Equatable {
         /// Not known yet.
@@ -29,7 +19,7 @@ public struct ServerHandshake: Sendable {
         case digest
     }
 
-    private var state: State = .waitingForC0C1(Buffered(buffer: []))
+    private var reader = HandshakeReader()
     private let time: UInt32
     private let random: [UInt8]
     /// Which handshake the client used.
@@ -47,10 +37,7 @@ public struct ServerHandshake: Sendable {
 
     /// Whether C2 has been read.
     public var isComplete: Bool {
-        switch state {
-        case .complete: true
-        case .waitingForC0C1, .waitingForC2: false
-        }
+        reader.isComplete
     }
 
     /// Feeds bytes from the client.
@@ -58,41 +45,9 @@ public struct ServerHandshake: Sendable {
     ///   send `connect` right behind C2).
     /// - Throws: `RTMPError` when C0 is not version 3 (for example an HTTP request).
     public mutating func receive(_ bytes: [UInt8]) throws(RTMPError) -> HandshakeStep {
-        var step = HandshakeStep()
-        switch state {
-        case .complete:
-            step.isComplete = true
-            step.remaining = bytes
-            return step
-        case .waitingForC0C1(var buffered):
-            buffered.buffer.append(contentsOf: bytes)
-            if let first = buffered.buffer.first, first != ClientHandshake.version {
-                throw RTMPError.unsupportedVersion(first)
-            }
-            guard buffered.buffer.count >= 1 + HandshakeDigest.packetSize else {
-                state = .waitingForC0C1(buffered)
-                return step
-            }
-            let c1 = Array(buffered.buffer[1...HandshakeDigest.packetSize])
-            step.reply = [ClientHandshake.version] + reply(to: c1)
-            let rest = Array(buffered.buffer[(1 + HandshakeDigest.packetSize)...])
-            state = .waitingForC2(Buffered(buffer: []))
-            let next = try receive(rest)
-            step.isComplete = next.isComplete
-            step.remaining = next.remaining
-            return step
-        case .waitingForC2(var buffered):
-            buffered.buffer.append(contentsOf: bytes)
-            guard buffered.buffer.count >= HandshakeDigest.packetSize else {
-                state = .waitingForC2(buffered)
-                return step
-            }
-            // C2 should echo S1 (or carry a signature); like nginx-rtmp we accept whatever came.
-            step.isComplete = true
-            step.remaining = Array(buffered.buffer[HandshakeDigest.packetSize...])
-            state = .complete
-            return step
-        }
+        var (c1, step) = try reader.receive(bytes)
+        if let c1 { step.reply = [ClientHandshake.version] + reply(to: c1) }
+        return step
     }
 
     /// S1+S2 for a C1.
