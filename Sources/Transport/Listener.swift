@@ -3,7 +3,7 @@ import Glibc
 
 /// A listening TCP socket, optionally terminating TLS (e.g. RTMPS), that hands each accepted ``Connection`` to
 /// `onAccept` on its loop thread. A loop-thread object, like ``Connection``.
-public final class Listener: EventSource {
+public final class Listener: DescriptorSource {
     /// The loop that owns this listener and its connections.
     public let loop: EventLoop
     /// The port actually bound (useful after listening on port 0).
@@ -18,8 +18,8 @@ public final class Listener: EventSource {
     /// ``maxConnections`` are open (for a log line: the listener itself says nothing).
     public var onRefuse: ((_ peer: String) -> Void)?
 
-    private var fd: Int32
-    private var id: UInt64 = 0
+    var fd: Int32
+    var id: UInt64 = 0
     private let tlsContext: TLSContext?
     private let onAccept: (Connection) -> Void
 
@@ -73,23 +73,10 @@ public final class Listener: EventSource {
             Glibc.close(fd)
             throw listenError(error, "listening on", endpoint)
         }
-        var bound = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let boundPort = withUnsafeMutablePointer(to: &bound) { pointer -> Int in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in
-                guard getsockname(fd, sockaddrPointer, &length) == 0 else { return port }
-                return SocketAddress(sockaddrPointer, length: length).port
-            }
-        }
+        let boundPort = SocketAddress.local(of: fd)?.port ?? port
         let listener = Listener(fd: fd, port: boundPort, loop: loop, tls: context, maxConnections: maxConnections,
                                 handshakeTimeout: handshakeTimeout, onAccept: onAccept)
-        listener.id = loop.adopt(listener)
-        do {
-            try loop.addDescriptor(fd, id: listener.id, events: EpollEvents.input)
-        } catch {
-            listener.close()
-            throw error
-        }
+        try listener.watchInput()
         return listener
     }
 
@@ -101,12 +88,7 @@ public final class Listener: EventSource {
 
     /// Stops accepting. Connections already accepted stay open.
     public func close() {
-        loop.assertInEventLoop()
-        guard fd >= 0 else { return }
-        loop.removeDescriptor(fd)
-        Glibc.close(fd)
-        fd = -1
-        loop.release(id)
+        closeDescriptor()
     }
 
     func loopDidShutDown() {
@@ -117,17 +99,10 @@ public final class Listener: EventSource {
         // A bounded batch per wake-up; level-triggered epoll brings the listener back for the rest.
         for _ in 0..<64 {
             guard fd >= 0 else { return }
-            var storage = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let client = withUnsafeMutablePointer(to: &storage) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { stream_accept_nonblocking(fd, $0, &length) }
-            }
+            let (client, peer) = SocketAddress.filled { stream_accept_nonblocking(fd, $0, $1) }
             guard client >= 0 else {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
-            }
-            let peer = withUnsafePointer(to: &storage) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0, length: length) }
             }
             guard connectionCount < maxConnections else {
                 Glibc.close(client)

@@ -18,6 +18,28 @@ struct SocketAddress: Sendable, CustomStringConvertible {
         self.length = socklen_t(count)
     }
 
+    /// Calls `fill` with room for an address (`accept4`, `recvfrom` and `getsockname` write one there), then reads
+    /// the address it wrote.
+    /// - Returns: what `fill` returned, and the address (meaningful only when `fill` succeeded).
+    static func filled<Result>(by fill: (UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Result)
+        -> (Result, SocketAddress) {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { fill($0, &length) }
+        }
+        let address = withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0, length: length) }
+        }
+        return (result, address)
+    }
+
+    /// The address socket `fd` is bound to, or nil when `getsockname` fails.
+    static func local(of fd: Int32) -> SocketAddress? {
+        let (result, address) = filled { getsockname(fd, $0, $1) }
+        return result == 0 ? address : nil
+    }
+
     /// Parses a numeric IPv4 or IPv6 address (no DNS). Returns nil for host names.
     init?(numericHost host: String, port: Int) {
         var storage = sockaddr_storage()

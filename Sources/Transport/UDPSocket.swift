@@ -6,7 +6,7 @@ import Glibc
 ///
 /// Sends never queue: UDP protocols above (RTP with its pacer, STUN with its retransmissions) decide what to do
 /// when the kernel's buffer is full, so a datagram the kernel refuses is dropped and counted in ``sendDrops``.
-public final class UDPSocket: EventSource {
+public final class UDPSocket: DescriptorSource {
     /// The loop that owns this socket.
     public let loop: EventLoop
     /// The port actually bound (after binding port 0).
@@ -16,8 +16,8 @@ public final class UDPSocket: EventSource {
     /// The largest datagram read; longer ones are truncated by the kernel and dropped here.
     public static let maximumDatagramSize = 2048
 
-    private var fd: Int32
-    private var id: UInt64 = 0
+    var fd: Int32
+    var id: UInt64 = 0
     private let onDatagram: ([UInt8], UDPAddress) -> Void
 
     private init(fd: Int32, port: Int, loop: EventLoop, onDatagram: @escaping ([UInt8], UDPAddress) -> Void) {
@@ -54,22 +54,9 @@ public final class UDPSocket: EventSource {
             Glibc.close(fd)
             throw TransportError(.listenFailed, "binding UDP \(endpoint) failed: \(String(cString: strerror(error)))")
         }
-        var bound = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let boundPort = withUnsafeMutablePointer(to: &bound) { pointer -> Int in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in
-                guard getsockname(fd, sockaddrPointer, &length) == 0 else { return port }
-                return SocketAddress(sockaddrPointer, length: length).port
-            }
-        }
+        let boundPort = SocketAddress.local(of: fd)?.port ?? port
         let udp = UDPSocket(fd: fd, port: boundPort, loop: loop, onDatagram: onDatagram)
-        udp.id = loop.adopt(udp)
-        do {
-            try loop.addDescriptor(fd, id: udp.id, events: EpollEvents.input)
-        } catch {
-            udp.close()
-            throw error
-        }
+        try udp.watchInput()
         return udp
     }
 
@@ -91,12 +78,7 @@ public final class UDPSocket: EventSource {
 
     /// Closes the socket; no more datagrams are delivered.
     public func close() {
-        loop.assertInEventLoop()
-        guard fd >= 0 else { return }
-        loop.removeDescriptor(fd)
-        Glibc.close(fd)
-        fd = -1
-        loop.release(id)
+        closeDescriptor()
     }
 
     func loopDidShutDown() {
@@ -107,23 +89,16 @@ public final class UDPSocket: EventSource {
         // A bounded batch per wake-up; level-triggered epoll calls again for the rest.
         for _ in 0..<256 {
             guard fd >= 0 else { return }
-            var storage = sockaddr_storage()
-            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let received = loop.withReadBuffer { buffer -> (Int, [UInt8]) in
-                let count = withUnsafeMutablePointer(to: &storage) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        recvfrom(fd, buffer.baseAddress, min(buffer.count, Self.maximumDatagramSize + 1),
-                                 Int32(MSG_TRUNC), $0, &length)
-                    }
+            let (received, source) = SocketAddress.filled { address, length in
+                loop.withReadBuffer { buffer -> (Int, [UInt8]) in
+                    let count = recvfrom(fd, buffer.baseAddress, min(buffer.count, Self.maximumDatagramSize + 1),
+                                         Int32(MSG_TRUNC), address, length)
+                    guard count > 0, count <= Self.maximumDatagramSize else { return (count, []) }
+                    return (count, Array(UnsafeRawBufferPointer(rebasing: buffer[..<count])))
                 }
-                guard count > 0, count <= Self.maximumDatagramSize else { return (count, []) }
-                return (count, Array(UnsafeRawBufferPointer(rebasing: buffer[..<count])))
             }
             guard received.0 >= 0 else { return }  // EAGAIN: drained
             guard !received.1.isEmpty else { continue }
-            let source = withUnsafePointer(to: &storage) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0, length: length) }
-            }
             guard let peer = UDPAddress(source) else { continue }
             onDatagram(received.1, peer)
         }
