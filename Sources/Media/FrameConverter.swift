@@ -24,59 +24,49 @@ public enum FrameConverter {
         switch (source.format, destination.format, sameSize) {
         case (.bgra, .i420, true):
             function = "ARGBToI420"
-            status = source.withUnsafePlanes { src in
-                destination.withUnsafeMutablePlanes { dst in
-                    ARGBToI420(src.baseAddress(ofPlane: 0), src.stride32(0),
-                               dst.baseAddress(ofPlane: 0), dst.stride32(0),
-                               dst.baseAddress(ofPlane: 1), dst.stride32(1),
-                               dst.baseAddress(ofPlane: 2), dst.stride32(2), width, height)
-                }
+            status = withPlanes(of: source, into: &destination) { src, dst in
+                ARGBToI420(src.baseAddress(ofPlane: 0), src.stride32(0),
+                           dst.baseAddress(ofPlane: 0), dst.stride32(0),
+                           dst.baseAddress(ofPlane: 1), dst.stride32(1),
+                           dst.baseAddress(ofPlane: 2), dst.stride32(2), width, height)
             }
         case (.nv12, .i420, true):
             function = "NV12ToI420"
-            status = source.withUnsafePlanes { src in
-                destination.withUnsafeMutablePlanes { dst in
-                    NV12ToI420(src.baseAddress(ofPlane: 0), src.stride32(0),
-                               src.baseAddress(ofPlane: 1), src.stride32(1),
-                               dst.baseAddress(ofPlane: 0), dst.stride32(0),
-                               dst.baseAddress(ofPlane: 1), dst.stride32(1),
-                               dst.baseAddress(ofPlane: 2), dst.stride32(2), width, height)
-                }
+            status = withPlanes(of: source, into: &destination) { src, dst in
+                NV12ToI420(src.baseAddress(ofPlane: 0), src.stride32(0),
+                           src.baseAddress(ofPlane: 1), src.stride32(1),
+                           dst.baseAddress(ofPlane: 0), dst.stride32(0),
+                           dst.baseAddress(ofPlane: 1), dst.stride32(1),
+                           dst.baseAddress(ofPlane: 2), dst.stride32(2), width, height)
             }
         case (.i420, .bgra, true):
             function = "I420ToARGB"
-            status = source.withUnsafePlanes { src in
-                destination.withUnsafeMutablePlanes { dst in
-                    I420ToARGB(src.baseAddress(ofPlane: 0), src.stride32(0),
-                               src.baseAddress(ofPlane: 1), src.stride32(1),
-                               src.baseAddress(ofPlane: 2), src.stride32(2),
-                               dst.baseAddress(ofPlane: 0), dst.stride32(0), width, height)
-                }
+            status = withPlanes(of: source, into: &destination) { src, dst in
+                I420ToARGB(src.baseAddress(ofPlane: 0), src.stride32(0),
+                           src.baseAddress(ofPlane: 1), src.stride32(1),
+                           src.baseAddress(ofPlane: 2), src.stride32(2),
+                           dst.baseAddress(ofPlane: 0), dst.stride32(0), width, height)
             }
         case (.i420, .i420, _):
             function = "I420Scale"
             let dstWidth = Int32(destination.width)
             let dstHeight = Int32(destination.height)
-            status = source.withUnsafePlanes { src in
-                destination.withUnsafeMutablePlanes { dst in
-                    I420Scale(src.baseAddress(ofPlane: 0), src.stride32(0),
-                              src.baseAddress(ofPlane: 1), src.stride32(1),
-                              src.baseAddress(ofPlane: 2), src.stride32(2), width, height,
-                              dst.baseAddress(ofPlane: 0), dst.stride32(0),
-                              dst.baseAddress(ofPlane: 1), dst.stride32(1),
-                              dst.baseAddress(ofPlane: 2), dst.stride32(2), dstWidth, dstHeight,
-                              filter.libyuv)
-                }
+            status = withPlanes(of: source, into: &destination) { src, dst in
+                I420Scale(src.baseAddress(ofPlane: 0), src.stride32(0),
+                          src.baseAddress(ofPlane: 1), src.stride32(1),
+                          src.baseAddress(ofPlane: 2), src.stride32(2), width, height,
+                          dst.baseAddress(ofPlane: 0), dst.stride32(0),
+                          dst.baseAddress(ofPlane: 1), dst.stride32(1),
+                          dst.baseAddress(ofPlane: 2), dst.stride32(2), dstWidth, dstHeight,
+                          filter.libyuv)
             }
         case (.bgra, .bgra, _):
             function = "ARGBScale"
             let dstWidth = Int32(destination.width)
             let dstHeight = Int32(destination.height)
-            status = source.withUnsafePlanes { src in
-                destination.withUnsafeMutablePlanes { dst in
-                    ARGBScale(src.baseAddress(ofPlane: 0), src.stride32(0), width, height,
-                              dst.baseAddress(ofPlane: 0), dst.stride32(0), dstWidth, dstHeight, filter.libyuv)
-                }
+            status = withPlanes(of: source, into: &destination) { src, dst in
+                ARGBScale(src.baseAddress(ofPlane: 0), src.stride32(0), width, height,
+                          dst.baseAddress(ofPlane: 0), dst.stride32(0), dstWidth, dstHeight, filter.libyuv)
             }
         case (.bgra, .i420, false), (.nv12, .i420, false), (.i420, .bgra, false), (.bgra, .nv12, _),
              (.i420, .nv12, _), (.nv12, .nv12, _), (.nv12, .bgra, _):
@@ -98,18 +88,25 @@ public enum FrameConverter {
         }
         let width = Int32(source.width)
         let height = Int32(source.height)
-        let status = source.withUnsafePlanes { src in
-            destination.withUnsafeMutablePlanes { dst in
-                I420Mirror(src.baseAddress(ofPlane: 0), src.stride32(0),
-                           src.baseAddress(ofPlane: 1), src.stride32(1),
-                           src.baseAddress(ofPlane: 2), src.stride32(2),
-                           dst.baseAddress(ofPlane: 0), dst.stride32(0),
-                           dst.baseAddress(ofPlane: 1), dst.stride32(1),
-                           dst.baseAddress(ofPlane: 2), dst.stride32(2), width, height)
-            }
+        let status = withPlanes(of: source, into: &destination) { src, dst in
+            I420Mirror(src.baseAddress(ofPlane: 0), src.stride32(0),
+                       src.baseAddress(ofPlane: 1), src.stride32(1),
+                       src.baseAddress(ofPlane: 2), src.stride32(2),
+                       dst.baseAddress(ofPlane: 0), dst.stride32(0),
+                       dst.baseAddress(ofPlane: 1), dst.stride32(1),
+                       dst.baseAddress(ofPlane: 2), dst.stride32(2), width, height)
         }
         guard status == 0 else { throw .libyuv("I420Mirror", returned: status) }
         destination.pts = source.pts
+    }
+
+    /// Calls `body` with the planes of `source`, to read, and of `destination`, to write: the libyuv call that
+    /// converts one into the other.
+    private static func withPlanes(of source: VideoFrame, into destination: inout VideoFrame,
+                                   _ body: (VideoPlanes, MutableVideoPlanes) -> Int32) -> Int32 {
+        source.withUnsafePlanes { src in
+            destination.withUnsafeMutablePlanes { dst in body(src, dst) }
+        }
     }
 }
 
