@@ -18,6 +18,26 @@ struct SocketAddress: Sendable, CustomStringConvertible {
         self.length = socklen_t(count)
     }
 
+    /// Holds an IPv4 address.
+    init(_ address: sockaddr_in) {
+        self.init(copying: address)
+    }
+
+    /// Holds an IPv6 address.
+    init(_ address: sockaddr_in6) {
+        self.init(copying: address)
+    }
+
+    /// Copies a `sockaddr_in` or `sockaddr_in6` into the storage.
+    private init<Address>(copying address: Address) {
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { target in
+            withUnsafeBytes(of: address) { target.copyMemory(from: $0) }
+        }
+        self.storage = storage
+        self.length = socklen_t(MemoryLayout<Address>.size)
+    }
+
     /// Calls `fill` with room for an address (`accept4`, `recvfrom` and `getsockname` write one there), then reads
     /// the address it wrote.
     /// - Returns: what `fill` returned, and the address (meaningful only when `fill` succeeded).
@@ -42,7 +62,6 @@ struct SocketAddress: Sendable, CustomStringConvertible {
 
     /// Parses a numeric IPv4 or IPv6 address (no DNS). Returns nil for host names.
     init?(numericHost host: String, port: Int) {
-        var storage = sockaddr_storage()
         let bigEndianPort = in_port_t(truncatingIfNeeded: port).bigEndian
         var ipv4 = in_addr()
         var ipv6 = in6_addr()
@@ -51,21 +70,13 @@ struct SocketAddress: Sendable, CustomStringConvertible {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = bigEndianPort
             address.sin_addr = ipv4
-            withUnsafeMutableBytes(of: &storage) { target in
-                withUnsafeBytes(of: address) { target.copyMemory(from: $0) }
-            }
-            self.storage = storage
-            self.length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            self.init(address)
         } else if inet_pton(AF_INET6, host, &ipv6) == 1 {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = bigEndianPort
             address.sin6_addr = ipv6
-            withUnsafeMutableBytes(of: &storage) { target in
-                withUnsafeBytes(of: address) { target.copyMemory(from: $0) }
-            }
-            self.storage = storage
-            self.length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            self.init(address)
         } else {
             return nil
         }

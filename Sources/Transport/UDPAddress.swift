@@ -39,30 +39,18 @@ public struct UDPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     var socketAddress: SocketAddress {
-        var storage = sockaddr_storage()
-        let length: Int
         if ip.count == 4 {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
             withUnsafeMutableBytes(of: &address.sin_addr) { $0.copyBytes(from: ip) }
-            withUnsafeMutableBytes(of: &storage) { target in
-                withUnsafeBytes(of: address) { target.copyMemory(from: $0) }
-            }
-            length = MemoryLayout<sockaddr_in>.size
-        } else {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = port.bigEndian
-            withUnsafeMutableBytes(of: &address.sin6_addr) { $0.copyBytes(from: ip) }
-            withUnsafeMutableBytes(of: &storage) { target in
-                withUnsafeBytes(of: address) { target.copyMemory(from: $0) }
-            }
-            length = MemoryLayout<sockaddr_in6>.size
+            return SocketAddress(address)
         }
-        return withUnsafePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { SocketAddress($0, length: socklen_t(length)) }
-        }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = port.bigEndian
+        withUnsafeMutableBytes(of: &address.sin6_addr) { $0.copyBytes(from: ip) }
+        return SocketAddress(address)
     }
 
     /// "127.0.0.1:5000" or "[::1]:5000".
