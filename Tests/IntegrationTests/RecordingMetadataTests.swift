@@ -22,11 +22,13 @@ import Testing
         defer { running.server.stop() }
         let port = try #require(running.ports.rtmp)
         let fixture = try MediaFixture.makeFLV(in: running.work, seconds: 20, size: "320x240", fps: 30, gop: 30)
-        // ffmpeg announces 20 s in its onMetaData; the server is stopped about 4 s in.
-        async let publisher = Task.detached {
+        // ffmpeg announces 20 s in its onMetaData; the server is stopped about 4 s in. ffmpeg is waited for off the
+        // cooperative pool: a detached task blocked in Subprocess.run held one of its 2 threads for the whole 20 s,
+        // and with another test's blocking call holding the other, the sleep below resumed only after ffmpeg ended.
+        async let publisher = offPool("ffmpeg-publisher") {
             try Subprocess.run("ffmpeg", ["-v", "error", "-re", "-i", fixture, "-t", "20", "-c", "copy", "-f", "flv",
                                           "rtmp://127.0.0.1:\(port)/live/cut-short"], timeout: 40)
-        }.value
+        }
         let deadline = ContinuousClock.now + .seconds(15)
         while !running.log.all.contains(where: { if case .publishStarted = $0 { true } else { false } })
                 && ContinuousClock.now < deadline {
