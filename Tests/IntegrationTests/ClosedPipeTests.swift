@@ -38,11 +38,13 @@ import Testing
         let records = work.file("records")
         let fixture = try MediaFixture.makeFLV(in: work, seconds: 2)
         let port = try FreePort.next()
-        async let served = Task.detached {
+        async let served = offPool {
             try Self.runPipedIntoHead(["serve", "--listen", "127.0.0.1:\(port)", "--no-http", "--record-dir", records,
                                        "--duration", "6"], environment: [:], timeout: 30)
-        }.value
-        try FreePort.waitUntilListening(port)
+        }
+        // Waited for off the pool too: the server's thread is started by the child task above, which needs a pool
+        // thread to begin, and blocking calls of tests beside this one may hold the other.
+        try await offPool { try FreePort.waitUntilListening(port) }
         // Every event line (publish started, recording to, ...) now goes to a pipe nobody reads.
         let push = try Subprocess.run("ffmpeg", ["-v", "error", "-i", fixture, "-c", "copy", "-f", "flv",
                                                  "rtmp://127.0.0.1:\(port)/live/piped"], timeout: 20)

@@ -204,10 +204,10 @@ import Testing
         let url = "rtmp://127.0.0.1:\(port)/live/\(goodKey)"
         let played = running.work.file("played.flv")
 
-        async let publisher = Task.detached {
+        async let publisher = offPool {
             try Subprocess.run("ffmpeg", ["-v", "error", "-re", "-i", fixture, "-c", "copy", "-f", "flv", url],
                                timeout: 40)
-        }.value
+        }
         let goodTag = StreamKeyTag.tag(goodKey)
         let deadline = ContinuousClock.now + .seconds(15)
         while !running.log.all.contains(where: {
@@ -215,10 +215,10 @@ import Testing
         }) && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
-        async let player = Task.detached {
+        async let player = offPool {
             try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-i", url, "-t", "2", "-c", "copy", played],
                                timeout: 30)
-        }.value
+        }
         // Every misbehaviour at once, while the good pair runs.
         let scripts = try Misbehaviour.allCases.map { misbehaviour in
             let socket = try RawSocket.connect(port: port)

@@ -18,10 +18,10 @@ import Testing
         let work = try TemporaryDirectory("observer")
         let fixture = try MediaFixture.makeFLV(in: work, seconds: 2)
         let port = try #require(ports.rtmp)
-        let push = try await Task.detached {
+        let push = try await offPool {
             try Subprocess.run("ffmpeg", ["-v", "error", "-re", "-i", fixture, "-c", "copy", "-f", "flv",
                                           "rtmp://127.0.0.1:\(port)/live/observer-secret-key"], timeout: 30)
-        }.value
+        }
         #expect(push.status == 0, "\(push.stderr)")
         // The publisher's close reaches the server's loop a moment after ffmpeg exits.
         let stopped = { events.withLock { $0.contains { if case .publishStopped = $0 { true } else { false } } } }

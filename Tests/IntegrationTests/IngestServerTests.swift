@@ -60,10 +60,10 @@ import Transport
         let url = "\(scheme)://127.0.0.1:\(port)/live/ffmpeg-secret-key"
 
         let published = running.work.file("played.flv")
-        async let publisher = Task.detached {
+        async let publisher = offPool {
             try Subprocess.run("ffmpeg", ["-v", "error", "-re", "-i", fixture, "-c", "copy", "-f", "flv", url],
                                timeout: 30)
-        }.value
+        }
         // Play once the publisher is live (and a keyframe has gone by), while it still has seconds to go.
         let deadline = ContinuousClock.now + .seconds(15)
         while !running.log.all.contains(where: { if case .publishStarted = $0 { true } else { false } })

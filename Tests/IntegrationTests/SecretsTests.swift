@@ -66,11 +66,13 @@ import Transport
         let keysFile = sandbox.work.file("keys.txt")
         try "\(key)\n".write(toFile: keysFile, atomically: true, encoding: .utf8)
         let fixture = try MediaFixture.makeFLV(in: sandbox.work, seconds: 1, size: "320x240")
-        async let served = Task.detached {
+        async let served = offPool {
             try sandbox.run(["serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:0", "--keys-file",
                              keysFile, "--duration", "8"])
-        }.value
-        try FreePort.waitUntilListening(port)
+        }
+        // Waited for off the pool too: the server's thread is started by the child task above, which needs a pool
+        // thread to begin, and blocking calls of tests beside this one may hold the other.
+        try await offPool { try FreePort.waitUntilListening(port) }
         let push = try Subprocess.run("ffmpeg", ["-v", "error", "-i", fixture, "-c", "copy", "-f", "flv",
                                                  "rtmp://127.0.0.1:\(port)/live/\(key)"], timeout: 20)
         #expect(push.status == 0, "\(push.stderr)")

@@ -12,13 +12,15 @@ import Testing
         let fixture = try MediaFixture.makeFLV(in: work, seconds: 2)
         let port = try FreePort.next()
 
-        async let served = Task.detached {
+        async let served = offPool {
             try Subprocess.run(try StreamExecutable.url().path, [
                 "serve", "--listen", "127.0.0.1:\(port)", "--no-http", "--record-dir", records, "--keys-file", keys,
                 "--duration", "8",
             ], timeout: 20)
-        }.value
-        try FreePort.waitUntilListening(port)
+        }
+        // Waited for off the pool too: the server's thread is started by the child task above, which needs a pool
+        // thread to begin, and blocking calls of tests beside this one may hold the other.
+        try await offPool { try FreePort.waitUntilListening(port) }
         let push = try Subprocess.run("ffmpeg", [
             "-v", "error", "-re", "-i", fixture, "-c", "copy", "-f", "flv",
             "rtmp://127.0.0.1:\(port)/live/super-secret-serve-key",

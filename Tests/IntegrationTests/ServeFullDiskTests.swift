@@ -29,10 +29,10 @@ import Testing
         let server = try Self.serve(recordingTo: records)
         defer { server.process.stop() }
         let url = "rtmp://127.0.0.1:\(server.port)/live/full-disk"
-        async let publisher = Task.detached {
+        async let publisher = offPool {
             try Subprocess.run("ffmpeg", ["-v", "error", "-re", "-i", fixture, "-c", "copy", "-f", "flv", url],
                                timeout: 60)
-        }.value
+        }
 
         // About half a second of the stream fits: the server says so as it happens.
         _ = try await server.lines.wait(for: "the disk is full", timeout: .seconds(20))
