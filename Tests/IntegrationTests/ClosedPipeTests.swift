@@ -40,7 +40,8 @@ import Testing
         let port = try FreePort.next()
         async let served = offPool {
             try Self.runPipedIntoHead(["serve", "--listen", "127.0.0.1:\(port)", "--no-http", "--record-dir", records,
-                                       "--duration", "6"], environment: [:], timeout: 30)
+                                       "--duration", "6"], environment: TemporaryConfigHome.environment(in: work.path),
+                                      timeout: 30)
         }
         // Waited for off the pool too: the server's thread is started by the child task above, which needs a pool
         // thread to begin, and blocking calls of tests beside this one may hold the other.

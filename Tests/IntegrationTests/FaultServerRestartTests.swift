@@ -45,7 +45,7 @@ import Testing
         private func startServe() throws {
             serve = try BackgroundProcess(try StreamExecutable.url().path, [
                 "serve", "--listen", "127.0.0.1:\(port)", "--no-http", "--record-dir", work.file("recordings"),
-            ], errorLog: work.file("serve.err"))
+            ], environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve.err"))
             try FreePort.waitUntilListening(port)
         }
 

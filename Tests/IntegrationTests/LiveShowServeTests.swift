@@ -47,7 +47,7 @@ import Testing
             let process = try BackgroundProcess(try StreamExecutable.url().path, [
                 "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)", "--no-record",
                 "--shows", showsFile, "--token-secret-file", secretFile, "--data-dir", dataDirectory,
-            ], environment: ["XDG_CONFIG_HOME": work.file("config")], errorLog: work.file("serve-\(starts).err"))
+            ], environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve-\(starts).err"))
             self.process = process
             try FreePort.waitUntilListening(httpPort)
         }

@@ -12,7 +12,8 @@ import Testing
         let port = try FreePort.next()
         let server = try BackgroundProcess(try StreamExecutable.url().path,
                                            ["serve", "--listen", "127.0.0.1:\(port)", "--no-http",
-                                            "--record-dir", records, "--record-format", "mp4"])
+                                            "--record-dir", records, "--record-format", "mp4"],
+                                           environment: TemporaryConfigHome.environment(in: work.path))
         defer { server.stop() }
         let lines = Lines(of: server)
         try FreePort.waitUntilListening(port)
@@ -30,8 +31,10 @@ import Testing
     }
 
     @Test func anUnknownFormatIsAUsageError() throws {
+        let home = try TemporaryConfigHome()
         let result = try Subprocess.run(try StreamExecutable.url().path,
-                                        ["serve", "--no-http", "--record-format", "mkv"], timeout: 10)
+                                        ["serve", "--no-http", "--record-format", "mkv"], timeout: 10,
+                                        environment: home.environment)
         #expect(result.status == 2)
         #expect(result.stderr.contains("--record-format mkv is not flv or mp4"), "\(result.stderr)")
     }

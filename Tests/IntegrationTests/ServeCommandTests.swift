@@ -16,7 +16,7 @@ import Testing
             try Subprocess.run(try StreamExecutable.url().path, [
                 "serve", "--listen", "127.0.0.1:\(port)", "--no-http", "--record-dir", records, "--keys-file", keys,
                 "--duration", "8",
-            ], timeout: 20)
+            ], timeout: 20, environment: TemporaryConfigHome.environment(in: work.path))
         }
         // Waited for off the pool too: the server's thread is started by the child task above, which needs a pool
         // thread to begin, and blocking calls of tests beside this one may hold the other.
@@ -48,7 +48,9 @@ import Testing
         (["serve", "extra"], "serve"),
     ])
     func badArgumentsExitWithUsageErrors(arguments: [String], message: String) throws {
-        let result = try Subprocess.run(try StreamExecutable.url().path, arguments, timeout: 10)
+        let home = try TemporaryConfigHome()
+        let result = try Subprocess.run(try StreamExecutable.url().path, arguments, timeout: 10,
+                                        environment: home.environment)
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }

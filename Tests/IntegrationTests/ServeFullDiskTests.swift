@@ -6,12 +6,15 @@ import Testing
 /// is said in plain words when it happens, the file is closed at its last whole tag, the stream keeps being
 /// relayed, no empty file is left, and recording starts again in a new file once space is freed.
 @Suite(.serialized) struct ServeFullDiskTests {
-    /// `stream serve` recording to `directory`, its output read line by line.
-    static func serve(recordingTo directory: String) throws -> (process: BackgroundProcess, lines: Lines, port: Int) {
+    /// `stream serve` recording to `directory`, its configuration, data and home in `work`, its output read line
+    /// by line.
+    static func serve(recordingTo directory: String, work: TemporaryDirectory) throws
+        -> (process: BackgroundProcess, lines: Lines, port: Int) {
         let port = try FreePort.next()
         let process = try BackgroundProcess(try StreamExecutable.url().path,
                                             ["serve", "--listen", "127.0.0.1:\(port)", "--no-http",
-                                             "--record-dir", directory])
+                                             "--record-dir", directory],
+                                            environment: TemporaryConfigHome.environment(in: work.path))
         let lines = Lines(of: process)
         try FreePort.waitUntilListening(port)
         return (process, lines, port)
@@ -26,7 +29,7 @@ import Testing
         let fixture = try MediaFixture.makeNoisyFLV(in: work, seconds: 14, size: "640x360", megabitsPerSecond: 2,
                                                     audio: true)
         let filler = try disk.fill(leaving: 1 << 20)
-        let server = try Self.serve(recordingTo: records)
+        let server = try Self.serve(recordingTo: records, work: work)
         defer { server.process.stop() }
         let url = "rtmp://127.0.0.1:\(server.port)/live/full-disk"
         async let publisher = offPool {
@@ -84,9 +87,10 @@ import Testing
     @Test func aRecordDirectoryThatCannotBeWrittenIsReportedAtStart() throws {
         let disk = try TmpfsMount(sizeBytes: 1 << 20)
         try disk.remount(readOnly: true)
+        let home = try TemporaryConfigHome()
         let result = try Subprocess.run(try StreamExecutable.url().path, [
             "serve", "--listen", "127.0.0.1:0", "--no-http", "--record-dir", disk.path, "--duration", "3",
-        ], timeout: 20)
+        ], timeout: 20, environment: home.environment)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("cannot record to \(disk.path): the disk is read-only"), "\(result.stderr)")
         #expect(!result.stdout.contains("Publish to"), "the server must not start: \(result.stdout)")

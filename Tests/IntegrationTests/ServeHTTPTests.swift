@@ -4,10 +4,18 @@ import Testing
 
 /// `stream serve`'s HTTP side as a user runs it: the real executable, curl as the client.
 @Suite(.serialized) struct ServeHTTPTests {
+    /// Each test's own configuration, data and home directory for the servers it runs.
+    private let home: TemporaryConfigHome
+
+    init() throws {
+        home = try TemporaryConfigHome()
+    }
+
     /// Starts `stream serve` with `arguments` and returns it with the lines it printed up to the HTTP line(s).
     private func serve(_ arguments: [String], until prefix: String) async throws -> (BackgroundProcess, [String]) {
         let process = try BackgroundProcess(try StreamExecutable.url().path,
-                                            ["serve", "--no-record", "--duration", "20"] + arguments)
+                                            ["serve", "--no-record", "--duration", "20"] + arguments,
+                                            environment: home.environment)
         let lines = try await offPool { () -> [String] in
             var lines: [String] = []
             while !(lines.last?.hasPrefix(prefix) ?? false) { lines.append(try process.readLine(timeout: 15)) }
@@ -67,8 +75,9 @@ import Testing
         (["serve", "--no-http", "--http-listen", "127.0.0.1:0"], "contradict"),
     ])
     func badHTTPArgumentsExitWithUsageErrors(arguments: [String], message: String) async throws {
+        let environment = home.environment
         let result = try await offPool {
-            try Subprocess.run(try StreamExecutable.url().path, arguments, timeout: 10)
+            try Subprocess.run(try StreamExecutable.url().path, arguments, timeout: 10, environment: environment)
         }
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "\(result.stderr)")
@@ -79,11 +88,12 @@ import Testing
                                              until: "HTTP on")
         defer { first.stop() }
         let port = try port(in: try #require(lines.last))
+        let environment = home.environment
         let second = try await offPool {
             try Subprocess.run(try StreamExecutable.url().path, [
                 "serve", "--listen", "127.0.0.1:0", "--no-record", "--http-listen", "127.0.0.1:\(port)",
                 "--duration", "2",
-            ], timeout: 10)
+            ], timeout: 10, environment: environment)
         }
         #expect(second.status == 1)
         #expect(second.stderr.contains("cannot serve HTTP"), "\(second.stderr)")

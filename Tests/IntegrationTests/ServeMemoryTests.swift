@@ -12,11 +12,14 @@ import Testing
         let process: BackgroundProcess
         let port: Int
         let lines: Lines
+        private let home: TemporaryConfigHome
 
         init() throws {
             port = try FreePort.next()
+            home = try TemporaryConfigHome()
             process = try BackgroundProcess(try StreamExecutable.url().path,
-                                            ["serve", "--listen", "127.0.0.1:\(port)", "--no-record", "--no-http"])
+                                            ["serve", "--listen", "127.0.0.1:\(port)", "--no-record", "--no-http"],
+                                            environment: home.environment)
             lines = Lines(of: process)
             try FreePort.waitUntilListening(port)
         }

@@ -54,7 +54,8 @@ enum WatchPagePeers {
             check((await ann.join())["ok"], "the host joins")
             ingest = await ann.request("ingest")
             check(ingest["ok"], "the host gets its OBS key")
-            environment = dict(os.environ, XDG_CONFIG_HOME=f"{WORK}/config")
+            environment = dict(os.environ, XDG_CONFIG_HOME=f"{WORK}/config", XDG_DATA_HOME=f"{WORK}/data",
+                               HOME=f"{WORK}/home")
             broadcast = subprocess.Popen([STREAM, "broadcast", ingest["url"], "--key-stdin", "--source", "test",
                                           "--quality", "480", "--fps", "30", "--pip", "on", "--duration", "120"],
                                          stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,

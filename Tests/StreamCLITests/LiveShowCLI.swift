@@ -29,7 +29,7 @@ struct LiveShowCLI {
     /// Starts `stream ARGS` in the background; its standard error goes to `log`.
     func start(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
                log: String) throws -> BackgroundProcess {
-        var variables = environment
+        var variables = TemporaryConfigHome.environment(in: server.work.path).merging(environment) { $1 }
         variables["XDG_CONFIG_HOME"] = server.work.file("cli-config")
         return try BackgroundProcess(try StreamExecutable.url().path, arguments, environment: variables,
                                      errorLog: server.work.file(log), stdin: stdin)

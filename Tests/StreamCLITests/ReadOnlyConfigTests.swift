@@ -13,7 +13,8 @@ import Testing
         try "{ not json".write(toFile: blob, atomically: false, encoding: .utf8)
         try disk.remount(readOnly: true)
         let work = try TemporaryDirectory("read-only-config")
-        let environment = ["XDG_CONFIG_HOME": disk.path, "HOME": "/nonexistent-home", "TERM": "dumb"]
+        let environment = TemporaryConfigHome.environment(in: work.path)
+            .merging(["XDG_CONFIG_HOME": disk.path, "TERM": "dumb"]) { $1 }
         let stream = try StreamExecutable.url().path
 
         let show = try Subprocess.run(stream, ["settings", "show"], environment: environment)

@@ -23,8 +23,7 @@ import Testing
         let process = Process()
         process.executableURL = try executableURL()
         process.arguments = arguments
-        process.environment = Sanitizer.carryingOptions(
-            into: ["XDG_CONFIG_HOME": home.url.path, "HOME": "/nonexistent-home", "LANG": "C.UTF-8"])
+        process.environment = Sanitizer.carryingOptions(into: home.environment.merging(["LANG": "C.UTF-8"]) { $1 })
         let input = Pipe()
         let output = Pipe()
         let error = Pipe()

@@ -46,7 +46,7 @@ public final class LiveShowServer: @unchecked Sendable {
         process = try BackgroundProcess(try StreamExecutable.url().path, [
             "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)", "--no-record",
             "--shows", work.file("shows.json"), "--token-secret-file", secretFile, "--data-dir", work.file("data"),
-        ], environment: ["XDG_CONFIG_HOME": work.file("config")], errorLog: work.file("serve-\(starts).err"))
+        ], environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve-\(starts).err"))
         try FreePort.waitUntilListening(httpPort)
     }
 
