@@ -38,18 +38,17 @@ import Testing
         let records = work.file("records")
         let fixture = try MediaFixture.makeFLV(in: work, seconds: 2)
         let port = try FreePort.next()
-        async let served = offPool {
+        // Started at once on a thread of its own (an async let's child task may wait seconds for a pool thread).
+        let served = OffPoolTask("stream-serve") {
             try Self.runPipedIntoHead(["serve", "--listen", "127.0.0.1:\(port)", "--no-http", "--record-dir", records,
                                        "--duration", "6"], environment: TemporaryConfigHome.environment(in: work.path),
                                       timeout: 30)
         }
-        // Waited for off the pool too: the server's thread is started by the child task above, which needs a pool
-        // thread to begin, and blocking calls of tests beside this one may hold the other.
-        try await offPool { try FreePort.waitUntilListening(port) }
+        try FreePort.waitUntilListening(port)
         // Every event line (publish started, recording to, ...) now goes to a pipe nobody reads.
         let push = try Subprocess.run("ffmpeg", ["-v", "error", "-i", fixture, "-c", "copy", "-f", "flv",
                                                  "rtmp://127.0.0.1:\(port)/live/piped"], timeout: 20)
-        let run = try await served
+        let run = try await served.value
         #expect(push.status == 0, "\(push.stderr)")
         #expect(run.firstLine.hasPrefix("Publish to rtmp://127.0.0.1:\(port)/live"), "\(run.firstLine)")
         #expect(run.status == 0, "stream exited \(String(describing: run.status))")

@@ -66,13 +66,12 @@ import Transport
         let keysFile = sandbox.work.file("keys.txt")
         try "\(key)\n".write(toFile: keysFile, atomically: true, encoding: .utf8)
         let fixture = try MediaFixture.makeFLV(in: sandbox.work, seconds: 1, size: "320x240")
-        async let served = offPool {
+        // Started at once on a thread of its own (an async let's child task may wait seconds for a pool thread).
+        let served = OffPoolTask("stream-serve") {
             try sandbox.run(["serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:0", "--keys-file",
                              keysFile, "--duration", "8"])
         }
-        // Waited for off the pool too: the server's thread is started by the child task above, which needs a pool
-        // thread to begin, and blocking calls of tests beside this one may hold the other.
-        try await offPool { try FreePort.waitUntilListening(port) }
+        try FreePort.waitUntilListening(port)
         let push = try Subprocess.run("ffmpeg", ["-v", "error", "-i", fixture, "-c", "copy", "-f", "flv",
                                                  "rtmp://127.0.0.1:\(port)/live/\(key)"], timeout: 20)
         #expect(push.status == 0, "\(push.stderr)")
@@ -86,7 +85,7 @@ import Transport
         try record(["broadcast"] + small, expect: 0)
         try record(["broadcast", "rtmp://127.0.0.1:\(try FreePort.next())/live", "--key-stdin"] + small,
                    stdin: key + "\n", expect: 1)
-        let serve = try await served
+        let serve = try await served.value
         #expect(serve.status == 0, "\(serve.stderr)")
         #expect(serve.stdout.contains("publish started") && serve.stdout.contains("publish refused"))
         #expect(serve.stdout.components(separatedBy: "publish started").count == 4, "\(serve.stdout)")

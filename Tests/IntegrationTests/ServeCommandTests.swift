@@ -12,20 +12,19 @@ import Testing
         let fixture = try MediaFixture.makeFLV(in: work, seconds: 2)
         let port = try FreePort.next()
 
-        async let served = offPool {
+        // Started at once on a thread of its own (an async let's child task may wait seconds for a pool thread).
+        let served = OffPoolTask("stream-serve") {
             try Subprocess.run(try StreamExecutable.url().path, [
                 "serve", "--listen", "127.0.0.1:\(port)", "--no-http", "--record-dir", records, "--keys-file", keys,
                 "--duration", "8",
             ], timeout: 20, environment: TemporaryConfigHome.environment(in: work.path))
         }
-        // Waited for off the pool too: the server's thread is started by the child task above, which needs a pool
-        // thread to begin, and blocking calls of tests beside this one may hold the other.
-        try await offPool { try FreePort.waitUntilListening(port) }
+        try FreePort.waitUntilListening(port)
         let push = try Subprocess.run("ffmpeg", [
             "-v", "error", "-re", "-i", fixture, "-c", "copy", "-f", "flv",
             "rtmp://127.0.0.1:\(port)/live/super-secret-serve-key",
         ], timeout: 20)
-        let output = try await served
+        let output = try await served.value
 
         #expect(push.status == 0, "\(push.stderr)")
         #expect(output.status == 0, "\(output.stderr)")
