@@ -12,7 +12,28 @@ import Transport
     /// Collects the server's events for assertions.
     final class EventLog: Sendable {
         private let events = Locked<[ServerEvent]>([])
-        func append(_ event: ServerEvent) { events.withLock { $0.append(event) } }
+        /// Signalled at each publish start and each play start.
+        private let publishes = DispatchSemaphore(value: 0)
+        private let plays = DispatchSemaphore(value: 0)
+
+        func append(_ event: ServerEvent) {
+            events.withLock { $0.append(event) }
+            if case .publishStarted = event { publishes.signal() }
+            if case .playStarted = event { plays.signal() }
+        }
+
+        /// Blocks until a publish has started (each call takes one start), at most `seconds`; for a thread of its own
+        /// (`offPool`, `OffPoolTask`), so that what the test times next does not wait for a cooperative pool thread.
+        /// - Returns: whether one had started.
+        func waitForPublish(seconds: Double) -> Bool {
+            publishes.wait(timeout: .now() + seconds) == .success
+        }
+
+        /// Blocks until a player has started (each call takes one start), at most `seconds`; for a thread of its own.
+        /// - Returns: whether one had started.
+        func waitForPlay(seconds: Double) -> Bool {
+            plays.wait(timeout: .now() + seconds) == .success
+        }
         var all: [ServerEvent] { events.withLock { $0 } }
         var text: String { all.map(\.description).joined(separator: "\n") }
     }
@@ -60,20 +81,20 @@ import Transport
         let url = "\(scheme)://127.0.0.1:\(port)/live/ffmpeg-secret-key"
 
         let published = running.work.file("played.flv")
-        async let publisher = offPool {
+        let publisher = OffPoolTask("ffmpeg-publisher") {
             try Subprocess.run("ffmpeg", ["-v", "error", "-re", "-i", fixture, "-c", "copy", "-f", "flv", url],
                                timeout: 30)
         }
-        // Play once the publisher is live (and a keyframe has gone by), while it still has seconds to go.
-        let deadline = ContinuousClock.now + .seconds(15)
-        while !running.log.all.contains(where: { if case .publishStarted = $0 { true } else { false } })
-                && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+        // Play once the publisher is live (and a keyframe has gone by), while it still has seconds to go: timed on
+        // a thread of its own, since in a parallel run a sleep on the cooperative pool may resume seconds late.
+        let log = running.log
+        let player = try await offPool("ffmpeg-player") {
+            guard log.waitForPublish(seconds: 15) else { throw Subprocess.Failure(description: "no publish in 15 s") }
+            Thread.sleep(forTimeInterval: 1.2)
+            return try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-i", url, "-t", "2", "-c", "copy", published],
+                                      timeout: 20)
         }
-        try await Task.sleep(for: .milliseconds(1200))
-        let player = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-i", url, "-t", "2", "-c", "copy", published],
-                                        timeout: 20)
-        let push = try await publisher
+        let push = try await publisher.value
         running.server.stop()
 
         #expect(push.status == 0, "ffmpeg publish failed: \(push.stderr)")

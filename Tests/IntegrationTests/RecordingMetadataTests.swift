@@ -22,21 +22,20 @@ import Testing
         defer { running.server.stop() }
         let port = try #require(running.ports.rtmp)
         let fixture = try MediaFixture.makeFLV(in: running.work, seconds: 20, size: "320x240", fps: 30, gop: 30)
-        // ffmpeg announces 20 s in its onMetaData; the server is stopped about 4 s in. ffmpeg is waited for off the
-        // cooperative pool: a detached task blocked in Subprocess.run held one of its 2 threads for the whole 20 s,
-        // and with another test's blocking call holding the other, the sleep below resumed only after ffmpeg ended.
-        async let publisher = offPool("ffmpeg-publisher") {
+        // ffmpeg announces 20 s in its onMetaData; the server is stopped about 4 s in. Both waits are on threads of
+        // their own: run in parallel beside tests that block the cooperative pool's 2 threads (a detached task in
+        // Subprocess.run held one for this whole publish), a sleep on the pool resumed only after the 20 s.
+        let publisher = OffPoolTask("ffmpeg-publisher") {
             try Subprocess.run("ffmpeg", ["-v", "error", "-re", "-i", fixture, "-t", "20", "-c", "copy", "-f", "flv",
                                           "rtmp://127.0.0.1:\(port)/live/cut-short"], timeout: 40)
         }
-        let deadline = ContinuousClock.now + .seconds(15)
-        while !running.log.all.contains(where: { if case .publishStarted = $0 { true } else { false } })
-                && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+        let (server, log) = (running.server, running.log)
+        try await offPool("stop-timer") {
+            guard log.waitForPublish(seconds: 15) else { return }
+            Thread.sleep(forTimeInterval: 4)
+            server.stop()
         }
-        try await Task.sleep(for: .seconds(4))
-        running.server.stop()
-        _ = try await publisher
+        _ = try await publisher.value
 
         let recording = try #require(try running.recordingFiles().first, "\(running.log.text)")
         let probed = try ProbeReport.probe(recording)

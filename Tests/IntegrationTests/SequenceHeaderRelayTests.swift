@@ -23,26 +23,41 @@ import Testing
         let enhanced = FLVTag(type: .video, timestamp: 0, body: [0x97, 0x00, 0x68, 0x76, 0x63, 0x31, 0x00, 0x00])
         #expect(!enhanced.isSequenceHeader)
 
+        // The player joins the stream in progress, 1.5 s of media in, and the publish goes on once the server has
+        // it: timed by events, not by sleeps on the cooperative pool, which a parallel run may hold for seconds (the
+        // publish then ended before the player came).
+        let joinNow = DispatchSemaphore(value: 0)
+        let log = running.log
         let publisher = Task.detached {
             let client = try RTMPClient()
             try await client.connect(to: try IngestURL(parsing: "rtmp://127.0.0.1:\(port)/live"))
             try await client.publish(streamKey: "enhanced")
-            let start = ContinuousClock.now
+            var start = ContinuousClock.now
+            var joined = false
             for (index, tag) in tags.enumerated() {
                 if index == headerCount { try await client.send(enhanced) }
-                // Real time, so that a player joins a stream in progress.
+                if !joined && tag.timestamp >= 1500 {
+                    joined = true
+                    joinNow.signal()
+                    _ = try await offPool("await-player") { log.waitForPlay(seconds: 20) }
+                    start = .now - .milliseconds(Int(tag.timestamp))
+                }
+                // Real time, so that the player gets the rest as it is published.
                 try await Task.sleep(until: start + .milliseconds(Int(tag.timestamp)), clock: .continuous)
                 try await client.send(tag)
             }
             await client.close()
         }
-        try await Task.sleep(for: .milliseconds(1500))
         let played = running.work.file("played.flv")
-        // Off the cooperative pool: the publisher task above needs one of its threads while the player runs.
-        let player = try await offPool("ffmpeg-player") {
-            try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-i", url, "-t", "2", "-c", "copy", played], timeout: 20)
+        let playing = OffPoolTask("ffmpeg-player") {
+            guard joinNow.wait(timeout: .now() + 20) == .success else {
+                throw Subprocess.Failure(description: "the publisher did not get 1.5 s in within 20 s")
+            }
+            return try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-i", url, "-t", "2", "-c", "copy", played],
+                                      timeout: 20)
         }
         try await publisher.value
+        let player = try await playing.value
         #expect(player.status == 0, "\(player.stderr)")
         #expect((try ProbeReport.probe(played).video?.frameCount ?? 0) >= 45)
         #expect(try ProbeReport.decodeErrors(played) == "", "the player got a broken sequence header")
