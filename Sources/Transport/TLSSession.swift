@@ -23,16 +23,9 @@ final class TLSSession {
     private let endpoint: String
 
     /// A client session: sets SNI for host names and the name or IP address the certificate must match.
-    init(clientContext context: TLSContext, fd: Int32, serverName: String, endpoint: String) throws(TransportError) {
-        guard let ssl = SSL_new(context.pointer) else {
-            throw .tls(endpoint, reason: "cannot create a TLS session: \(openSSLErrorReason())")
-        }
-        self.ssl = ssl
-        self.context = context
-        self.endpoint = endpoint
-        SSL_set_fd(ssl, fd)
-        SSL_set_connect_state(ssl)
-        ERR_clear_error()
+    convenience init(clientContext context: TLSContext, fd: Int32, serverName: String,
+                     endpoint: String) throws(TransportError) {
+        try self.init(context: context, fd: fd, endpoint: endpoint, connecting: true)
         if SocketAddress.isNumeric(serverName) {
             // RFC 6066 §3: SNI carries host names only. An IP address is checked against IP SANs.
             guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), serverName) == 1 else {
@@ -46,7 +39,12 @@ final class TLSSession {
     }
 
     /// A server session for an accepted socket.
-    init(serverContext context: TLSContext, fd: Int32, endpoint: String) throws(TransportError) {
+    convenience init(serverContext context: TLSContext, fd: Int32, endpoint: String) throws(TransportError) {
+        try self.init(context: context, fd: fd, endpoint: endpoint, connecting: false)
+    }
+
+    /// A session on `fd` in the client's (`connecting`) or the server's role.
+    private init(context: TLSContext, fd: Int32, endpoint: String, connecting: Bool) throws(TransportError) {
         guard let ssl = SSL_new(context.pointer) else {
             throw .tls(endpoint, reason: "cannot create a TLS session: \(openSSLErrorReason())")
         }
@@ -54,7 +52,8 @@ final class TLSSession {
         self.context = context
         self.endpoint = endpoint
         SSL_set_fd(ssl, fd)
-        SSL_set_accept_state(ssl)
+        if connecting { SSL_set_connect_state(ssl) } else { SSL_set_accept_state(ssl) }
+        ERR_clear_error()
     }
 
     deinit {
