@@ -100,7 +100,6 @@ public struct HTTPRequestTarget: Sendable, Equatable {
     private static let slash = UInt8(ascii: "/")
     private static let question = UInt8(ascii: "?")
     private static let hash = UInt8(ascii: "#")
-
     private static let percent = UInt8(ascii: "%")
 
     /// The length of "http://" or "https://" (any case) at the start, if there.

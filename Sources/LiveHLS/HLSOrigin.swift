@@ -662,6 +662,7 @@ public final class HLSOrigin: Sendable {
             waiter.resume(reply)
         }
     }
+
     /// Drops ended streams kept longer than the retention.
     private func purgeEnded(_ state: inout State) {
         guard state.endedStreams > 0 else { return }
