@@ -78,26 +78,35 @@ public struct HTTPServerMachine: Sendable {
         decoder = HTTPRequestDecoder(limits: limits)
     }
 
+    // `phase` and `wantsMoreBytes` are stored, set by the calls that change them: a driver keeps its machine in a
+    // class, and reading a computed property of it there copies the whole machine (retaining its head, fields and
+    // buffer) to call the getter in another module — twice per request.
+
     /// Where the connection is.
-    public var phase: Phase {
-        switch state {
-        case .waiting: decoder.isAtMessageBoundary ? .idle : .readingHead
-        case .receiving: .readingBody
-        case .handling: .handling
-        case .responding: .responding
-        case .done: .done
-        }
-    }
+    public private(set) var phase = Phase.idle
 
     /// False while bytes of later requests pile up behind the one being answered: the driver pauses reading until
     /// a call makes it true again, so a pipelining peer cannot grow the buffer.
-    public var wantsMoreBytes: Bool {
+    public private(set) var wantsMoreBytes = true
+
+    private mutating func stateChanged() {
         switch state {
-        case .waiting, .receiving: true
-        case .handling(let exchange): exchange.rejected || decoder.bufferedByteCount < decoder.limits.maximumHeadSize
+        case .waiting:
+            phase = decoder.isAtMessageBoundary ? .idle : .readingHead
+            wantsMoreBytes = true
+        case .receiving:
+            phase = .readingBody
+            wantsMoreBytes = true
+        case .handling(let exchange):
+            phase = .handling
+            wantsMoreBytes = exchange.rejected || decoder.bufferedByteCount < decoder.limits.maximumHeadSize
         case .responding(let response):
-            response.exchange.rejected || decoder.bufferedByteCount < decoder.limits.maximumHeadSize
-        case .done: false
+            phase = .responding
+            wantsMoreBytes = response.exchange.rejected
+                || decoder.bufferedByteCount < decoder.limits.maximumHeadSize
+        case .done:
+            phase = .done
+            wantsMoreBytes = false
         }
     }
 
@@ -116,6 +125,7 @@ public struct HTTPServerMachine: Sendable {
             break
         }
         decoder.append(bytes)
+        defer { stateChanged() }
         return advance(bodyLimit: bodyLimit)
     }
 
@@ -163,6 +173,7 @@ public struct HTTPServerMachine: Sendable {
             framing.connection = .keepAlive
         }
         state = .responding(Response(exchange: exchange, outgoing: outgoing, keepAlive: keepAlive))
+        stateChanged()
         return head.encoded(after: encodedFields, moreEncodedFields, framing: framing, extraCapacity: extraCapacity)
     }
 
@@ -226,6 +237,7 @@ public struct HTTPServerMachine: Sendable {
         guard case .responding(let response) = state else {
             preconditionFailure("HTTPServerMachine.endResponse without a response")
         }
+        defer { stateChanged() }
         var actions: [Action] = []
         var keepAlive = response.keepAlive
         switch response.outgoing {
@@ -256,6 +268,7 @@ public struct HTTPServerMachine: Sendable {
         var head = head
         head.version = .http1_1
         state = .done
+        stateChanged()
         return (head.encoded(), decoder.takeBufferedBytes())
     }
 
@@ -270,8 +283,11 @@ public struct HTTPServerMachine: Sendable {
                         preconditionFailure("the request decoder gave a body before a head")
                     }
                     actions += try begin(head, framing: framing, limit: bodyLimit(head))
-                case .receiving(var upload):
+                case .receiving:
                     guard let part = try decoder.next() else { return actions }
+                    // Moved out of the state, not copied: appended to while the state still held it, the body
+                    // would be copied whole for every piece.
+                    guard case .receiving(var upload) = takeState() else { preconditionFailure("receiving") }
                     switch part {
                     case .body(let bytes):
                         guard upload.body.count + bytes.count <= upload.limit else {
@@ -298,7 +314,14 @@ public struct HTTPServerMachine: Sendable {
         }
     }
 
-    private mutating func begin(_ head: HTTPRequestHead, framing: HTTPBodyFraming,
+    /// The state, moved out; the machine is `.done` until the caller sets the next one.
+    private mutating func takeState() -> State {
+        var taken = State.done
+        swap(&taken, &state)
+        return taken
+    }
+
+    private mutating func begin(_ head: consuming HTTPRequestHead, framing: HTTPBodyFraming,
                                 limit: Int) throws(HTTPError) -> [Action] {
         var expectsContinue = false
         if head.headers.contains("Expect") {

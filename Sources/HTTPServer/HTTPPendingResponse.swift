@@ -28,12 +28,14 @@ public final class HTTPPendingResponse: Sendable {
 
     /// Sends `response` (on the server's event loop). Only the first call counts; after a cancellation it does
     /// nothing.
-    public func respond(_ response: HTTPResponse) {
+    public func respond(_ response: consuming HTTPResponse) {
+        // Moved in, not copied (a copy retains the fields and the body once more).
+        var given = Optional(response)
         let first = state.withLock { state -> Bool in
             guard !state.finished else { return false }
             state.finished = true
             state.onCancel = nil
-            state.response = response
+            state.response = given.take()
             return true
         }
         // The closure captures one reference, this object, which is then its context: handing hundreds of

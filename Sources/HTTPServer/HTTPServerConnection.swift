@@ -209,7 +209,7 @@ final class HTTPServerConnection: ConnectionHandler {
     }
 
     /// Sends the answer of a handler that ran elsewhere (async, or `.later`), if its exchange is still the current one.
-    func finishAsync(_ response: HTTPResponse, exchange: UInt64) {
+    func finishAsync(_ response: consuming HTTPResponse, exchange: UInt64) {
         guard exchange == self.exchange, machine.phase == .handling, connection.isOpen else { return }
         lifetime = nil
         pending = nil
@@ -401,16 +401,16 @@ final class HTTPServerConnection: ConnectionHandler {
         guard phase != timedPhase else { return }
         let previous = timedPhase
         timedPhase = phase
-        let configuration = core.configuration
+        // The fields read one by one: a copy of the whole configuration retains each of its strings and closures.
         switch phase {
         case .idle:
-            setDeadline(answered == 0 ? configuration.headTimeout : configuration.keepAliveTimeout)
+            setDeadline(answered == 0 ? core.configuration.headTimeout : core.configuration.keepAliveTimeout)
         case .readingHead:
             // The first request's deadline counts from the accept; a later one's from its first byte.
             if previous == .idle && answered == 0 { return }
-            setDeadline(configuration.headTimeout)
+            setDeadline(core.configuration.headTimeout)
         case .readingBody:
-            setDeadline(configuration.bodyTimeout)
+            setDeadline(core.configuration.bodyTimeout)
         case .handling, .responding, .done:
             deadline = nil
         }
