@@ -88,15 +88,35 @@ struct HTTPFileBench {
 
 /// nginx serving a directory over HTTP (one worker, access log off, long keep-alive), as the peer of item 9: with
 /// nginx's compiled defaults (sendfile off), or with sendfile and tcp_nopush on as Debian's stock nginx.conf has.
+/// Item 14 also has the same worker ingest RTMP and package each publish as HLS, as stream serve does.
 final class NginxStaticServer {
     let port: Int
+    /// Where nginx-rtmp takes publishes (`rtmp://127.0.0.1:PORT/live`), when started with `hlsDirectory`.
+    let ingestURL: String?
     let child: ChildProcess
 
-    init(directory: String, root: String, sendfile: Bool) throws {
+    /// Starts nginx in `directory` (created) serving `root` at `/files/`; with `hlsDirectory`, nginx-rtmp also takes
+    /// publishes at `ingestURL` and writes each as HLS (MPEG-TS, 2 s fragments) into `hlsDirectory`, which is not
+    /// served.
+    init(directory: String, root: String, sendfile: Bool, hlsDirectory: String? = nil) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = try Loopback.freePort()
+        var ingest = ""
+        var rtmpPort: Int?
+        if let hlsDirectory {
+            let ingestPort = try Loopback.freePort()
+            // The worker runs as we do (the preamble's `user root;` when we are root, else nginx cannot switch), so
+            // it can write into our scratch directory however private: as nobody, stat() of it was refused.
+            ingest = NginxServer.rtmpBlock(port: ingestPort, live: [
+                "hls on;", "hls_path \(hlsDirectory);", "hls_fragment 2s;",
+            ])
+            rtmpPort = ingestPort
+        }
+        ingestURL = rtmpPort.map { "rtmp://127.0.0.1:\($0)/live" }
         let config = """
+            \(rtmpPort == nil ? "" : "load_module \(NginxServer.modules)/ngx_rtmp_module.so;")
             \(NginxServer.preamble(directory: directory))
+            \(ingest)
             http {
                 access_log off;
                 keepalive_requests 1000000;
@@ -119,6 +139,7 @@ final class NginxStaticServer {
                                            "\(directory)/nginx.conf"], logFile: "\(directory)/stdout.log")
         do {
             try ChildProcess.waitUntilListening(port)
+            if let rtmpPort { try ChildProcess.waitUntilListening(rtmpPort) }
         } catch {
             child.stop(SIGKILL)
             throw BenchError("nginx did not start: \(child.logTail())")

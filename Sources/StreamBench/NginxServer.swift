@@ -17,20 +17,11 @@ final class NginxServer {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = try Loopback.freePort()
         tlsPort = try Loopback.freePort()
-        let modules = "/usr/lib/nginx/modules"
         let config = """
-            load_module \(modules)/ngx_rtmp_module.so;
-            load_module \(modules)/ngx_stream_module.so;
+            load_module \(Self.modules)/ngx_rtmp_module.so;
+            load_module \(Self.modules)/ngx_stream_module.so;
             \(Self.preamble(directory: directory))
-            rtmp {
-                server {
-                    listen 127.0.0.1:\(port);
-                    chunk_size 4096;
-                    application live {
-                        live on;
-                    }
-                }
-            }
+            \(Self.rtmpBlock(port: port))
             stream {
                 server {
                     listen 127.0.0.1:\(tlsPort) ssl;
@@ -66,6 +57,25 @@ final class NginxServer {
         pid \(directory)/nginx.pid;
         error_log \(directory)/error.log warn;
         events { worker_connections 1024; }
+        """
+    }
+
+    /// Where Debian's libnginx-mod-rtmp and libnginx-mod-stream put their modules.
+    static let modules = "/usr/lib/nginx/modules"
+
+    /// The `rtmp` block every benchmark nginx-rtmp shares: one application, `live`, relaying each publish to its
+    /// players, on 127.0.0.1:`port`; `live` adds directives to the application (HLS packaging, for item 14).
+    static func rtmpBlock(port: Int, live directives: [String] = []) -> String {
+        """
+        rtmp {
+            server {
+                listen 127.0.0.1:\(port);
+                chunk_size 4096;
+                application live {
+                    live on;\(directives.map { " \($0)" }.joined())
+                }
+            }
+        }
         """
     }
 
