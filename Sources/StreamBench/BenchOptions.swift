@@ -9,7 +9,8 @@ struct BenchOptions {
           --runs N       runs per item; figures are medians (default 3, quick 1)
           --only LIST    comma-separated items: 1 compositor, 2 encoder, 3 broadcast, 4 send, 5 ingest, 6 scaling,
                          7 capture, 8 idle, 9 HTTP file vs nginx, 10 WebSocket fan-out,
-                         11 idle WebSockets, 12 permessage-deflate, 13 live show, 14 LL-HLS readers,
+                         11 idle WebSockets, 12 permessage-deflate, 13 live show,
+                         14 LL-HLS readers vs nginx (static; and nginx-rtmp ingest + HLS + static, the same work),
                          15 WHIP vs RTMP, 16 HMAC-SHA256 vs OpenSSL
           --stream PATH  the release `stream` executable (default: next to this program)
           --work DIR     scratch directory (default: a new one under /tmp)

@@ -10,17 +10,20 @@ import StreamCore
 /// Item 14: LL-HLS readers. One stream published to `stream serve` (stream-bench's own RTMP publisher, which notes when
 /// it sent each frame), read by many LL-HLS readers (blocking playlist reloads and hinted parts, two keep-alive
 /// connections each, 25 readers to a Python process: `Tests/TestSupport/Peers/hls_readers.py`); then the same files,
-/// mirrored to disk, served by nginx to as many readers polling at the part rate (nginx cannot hold a request).
-/// Measures the CPU of each server while it serves (and `stream serve`'s with the publish and no reader, its ingest and
-/// packaging), `stream serve`'s peak RSS, and how long after the publisher sent a part's last frame the part reached a
-/// held reader.
+/// mirrored to disk, served by nginx to as many readers polling at the part rate (nginx cannot hold a request); then
+/// the same again with nginx doing the same work as `stream serve`: it also ingests a second publish of the same file
+/// at the same pace over RTMP and packages it as HLS (nginx-rtmp, MPEG-TS segments into a directory no reader is
+/// served). Measures the CPU of each server while it serves (and with the publish and no reader: `stream serve`'s and
+/// nginx-rtmp's ingest and packaging), `stream serve`'s peak RSS, and how long after the publisher sent a part's last
+/// frame the part reached a held reader.
 struct HLSBench {
     let context: BenchContext
     static let bitrateKbps = 2500
 
     struct Outcome {
         var cpuPercent: Double
-        /// `stream serve` only: its CPU with the publish and no reader (ingest and packaging).
+        /// `stream serve`, and nginx doing the same work: its CPU with the publish and no reader (ingest and
+        /// packaging).
         var idleCPUPercent: Double?
         var peakRSS: Int
         var partsPerSecond: Double
@@ -34,7 +37,7 @@ struct HLSBench {
         let readers = context.quick ? 20 : 200
         let duration = context.quick ? 8.0 : 20.0
         let file = try context.encodedFLV(seconds: context.quick ? 20 : 40, kbps: Self.bitrateKbps)
-        let (ours, nginx) = try measure(file: file, readers: readers, duration: duration)
+        let (ours, nginx, sameWork) = try measure(file: file, readers: readers, duration: duration)
         let section = "14 LL-HLS \(readers) readers"
         let peer = "nginx (static, polling)"
         report.record(section, "server CPU, share of one core", unit: "%", ours: ours.cpuPercent,
@@ -47,6 +50,17 @@ struct HLSBench {
         report.record(section, "server CPU without readers (ingest, packaging)", unit: "%", ours: ours.idleCPUPercent)
         report.record(section, "server CPU for the readers (above that)", unit: "%",
                       ours: ours.idleCPUPercent.map { ours.cpuPercent - $0 }, peer: nginx.cpuPercent, peerName: peer)
+        let sameWorkPeer = "nginx (rtmp ingest, HLS, static)"
+        report.record(section, "server CPU, same work (nginx also ingests and packages the publish as HLS)", unit: "%",
+                      ours: ours.cpuPercent, peer: sameWork.cpuPercent, peerName: sameWorkPeer,
+                      note: "ours = the first row's; nginx = the same one-worker nginx serving the same files to as "
+                        + "many polling readers while nginx-rtmp ingests a second publish of the same FLV at the same "
+                        + "pace and packages it as HLS (hls on, hls_fragment 2s: MPEG-TS segments, written to a "
+                        + "directory no reader is served), measured in a phase of its own")
+        report.record(section, "server CPU without readers, same work (ingest, packaging)", unit: "%",
+                      ours: ours.idleCPUPercent, peer: sameWork.idleCPUPercent, peerName: "nginx-rtmp (ingest, HLS)",
+                      note: "each server's process tree over 5 s with the publish and no reader: ours packages "
+                        + "LL-HLS (fMP4 parts), nginx-rtmp HLS (MPEG-TS segments)")
         report.record(section, "server peak RSS", unit: "MB", ours: Double(ours.peakRSS) / 1e6,
                       peer: Double(nginx.peakRSS) / 1e6, peerName: "\(peer) (master+workers)")
         report.record(section, "parts delivered", unit: "parts/s", ours: ours.partsPerSecond,
@@ -70,7 +84,11 @@ struct HLSBench {
         return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
     }
 
-    private func measure(file: String, readers: Int, duration: Double) throws -> (Outcome, Outcome) {
+    /// A publish's first segment (2 s) and a little more.
+    static let settleMicroseconds: UInt32 = 4_000_000
+
+    private func measure(file: String, readers: Int, duration: Double) throws
+        -> (ours: Outcome, nginx: Outcome, sameWork: Outcome) {
         let rtmpPort = try Loopback.freePort()
         let httpPort = try Loopback.freePort()
         let serve = try ChildProcess(context.streamExecutable, [
@@ -88,21 +106,17 @@ struct HLSBench {
         let key = "hls-bench"
         let tag = String(StreamKeyTag.tag(key).dropFirst())
         let playlist = "http://127.0.0.1:\(httpPort)/hls/live/\(tag)/index.m3u8"
-        // Long enough for both phases and their warm-ups.
+        let warmup = 3.0
+        // The nginx phase that does the same work: its nginx's start and stop, settling, the window without readers,
+        // the readers' warm-up and window, and their reports.
+        let sameWorkSeconds = duration + warmup + 15
+        // Long enough for the three phases and their warm-ups.
         let publisher = try PacedPublisher(file: file, url: "rtmp://127.0.0.1:\(rtmpPort)/live", key: key,
-                                           seconds: duration * 2 + 21)
+                                           seconds: duration * 2 + 21 + sameWorkSeconds)
         publisher.start()
         defer { publisher.stop() }
-        usleep(4_000_000)  // the first segment (2 s) and a little more
-        // What the publish alone costs (ingest and packaging), with no reader. CPU from the scheduler's run times,
-        // as item 5 reads it: at ~3 % of a core a 20 s window is ~60 ticks of /proc's 10 ms, this 5 s one ~4, so one
-        // tick either way moved the ratio by a few per cent and the ingest's share by 25-50 %.
-        let idleStart = ProcessTree.serverCPUSeconds(root: serve.pid)
-        let idleClock = Measure.now()
-        usleep(5_000_000)
-        let idleCPU = (ProcessTree.serverCPUSeconds(root: serve.pid) - idleStart) / (Measure.now() - idleClock) * 100
-
-        let warmup = 3.0
+        usleep(Self.settleMicroseconds)
+        let idleCPU = publishCPUPercent(server: serve.pid)
         var ours = try readerPhase(mode: "blocking", url: playlist, readers: readers, duration: duration,
                                    warmup: warmup, server: serve.pid, publisher: publisher, name: "ours")
         ours.idleCPUPercent = idleCPU
@@ -111,7 +125,7 @@ struct HLSBench {
         try? FileManager.default.removeItem(atPath: site)
         try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
         let mirror = try ChildProcess("python3", [context.hlsReadersScript, "mirror", playlist, site,
-                                                  "\(duration + warmup + 4)"],
+                                                  "\(duration + warmup + 4 + sameWorkSeconds)"],
                                       logFile: context.file("hls-mirror.log"))
         defer { mirror.stop(SIGKILL) }
         let nginx = try NginxStaticServer(directory: context.file("nginx-hls"), root: site, sendfile: true)
@@ -120,7 +134,57 @@ struct HLSBench {
         let theirs = try readerPhase(mode: "polling", url: "http://127.0.0.1:\(nginx.port)/files/index.m3u8",
                                      readers: readers, duration: duration, warmup: warmup,
                                      server: nginx.child.pid, publisher: publisher, name: "nginx")
-        return (ours, theirs)
+        nginx.stop()
+        let sameWork = try sameWorkPhase(file: file, key: key, site: site, readers: readers, duration: duration,
+                                         warmup: warmup, publisher: publisher)
+        return (ours, theirs, sameWork)
+    }
+
+    /// What a publish alone costs a server (ingest and packaging): its process tree's CPU over 5 s with no reader.
+    /// CPU from the scheduler's run times, as item 5 reads it: at ~3 % of a core a 20 s window is ~60 ticks of /proc's
+    /// 10 ms, this 5 s one ~4, so one tick either way moved the ratio by a few per cent and the ingest's share by
+    /// 25-50 %.
+    private func publishCPUPercent(server: pid_t) -> Double {
+        let start = ProcessTree.serverCPUSeconds(root: server)
+        let clock = Measure.now()
+        usleep(5_000_000)
+        return (ProcessTree.serverCPUSeconds(root: server) - start) / (Measure.now() - clock) * 100
+    }
+
+    /// nginx doing what `stream serve` does: one worker ingests a second publish of `file` (same key, same pace) over
+    /// RTMP and packages it as HLS into a directory no reader is served, while it serves `site` (our files, mirrored)
+    /// to polling readers. Its CPU with the publish and no reader is read first, as ours is. Throws when nginx-rtmp
+    /// wrote no segment: its figures would then be those of a server that did not do the work.
+    private func sameWorkPhase(file: String, key: String, site: String, readers: Int, duration: Double,
+                               warmup: Double, publisher: PacedPublisher) throws -> Outcome {
+        let directory = context.file("nginx-hls-same-work")
+        let segments = "\(directory)/rtmp-hls"
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: segments, withIntermediateDirectories: true)
+        let nginx = try NginxStaticServer(directory: directory, root: site, sendfile: true, hlsDirectory: segments)
+        defer { nginx.stop() }
+        guard let url = nginx.ingestURL else { throw BenchError("nginx was started without its RTMP ingest") }
+        let ingest = try PacedPublisher(file: file, url: url, key: key, seconds: duration + warmup + 12)
+        ingest.start()
+        defer { ingest.stop() }
+        usleep(Self.settleMicroseconds)
+        let idleCPU = publishCPUPercent(server: nginx.child.pid)
+        var outcome = try readerPhase(mode: "polling", url: "http://127.0.0.1:\(nginx.port)/files/index.m3u8",
+                                      readers: readers, duration: duration, warmup: warmup,
+                                      server: nginx.child.pid, publisher: publisher, name: "nginx-same-work")
+        outcome.idleCPUPercent = idleCPU
+        let written = ((try? FileManager.default.contentsOfDirectory(atPath: segments)) ?? [])
+            .filter { $0.hasSuffix(".ts") }
+        guard !written.isEmpty else {
+            let log = (try? String(contentsOfFile: "\(directory)/error.log", encoding: .utf8)) ?? ""
+            throw BenchError("nginx-rtmp wrote no HLS segment to \(segments) while published to, so its CPU is not "
+                             + "that of the same work; its error log: \(log.suffix(500))")
+        }
+        guard outcome.failedReaders < readers else {
+            throw BenchError("every reader of nginx doing the same work failed: see "
+                             + context.file("hls-readers-nginx-same-work-0.json"))
+        }
+        return outcome
     }
 
     /// Readers per Python process: one asyncio loop serving many more would itself delay the parts it times.
