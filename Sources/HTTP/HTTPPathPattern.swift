@@ -44,8 +44,9 @@ public struct HTTPPathPattern: Sendable, Equatable, CustomStringConvertible {
     /// - Returns: the values (a rest parameter joined with "/"), or nil when the path does not match.
     public func values(_ path: [String]) -> [String]? {
         var values: [String] = []
-        for (index, segment) in segments.enumerated() {
-            switch segment {
+        // By index: enumerated() hands out a copy of each segment (a retain of its text) on every request.
+        for index in segments.indices {
+            switch segments[index] {
             case .literal(let text):
                 guard index < path.count, path[index] == text else { return nil }
             case .parameter:

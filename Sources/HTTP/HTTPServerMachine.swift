@@ -279,10 +279,12 @@ public struct HTTPServerMachine: Sendable {
                 switch state {
                 case .waiting:
                     guard let part = try decoder.next() else { return actions }
-                    guard case .head(let head, let framing) = part else {
+                    guard case .head(let head, let framing) = consume part else {
                         preconditionFailure("the request decoder gave a body before a head")
                     }
-                    actions += try begin(head, framing: framing, limit: bodyLimit(head))
+                    // The limit first: the head then moves into the state (an argument after it would need a copy).
+                    let limit = bodyLimit(head)
+                    actions += try begin(head, framing: framing, limit: limit)
                 case .receiving:
                     guard let part = try decoder.next() else { return actions }
                     // Moved out of the state, not copied: appended to while the state still held it, the body

@@ -92,15 +92,22 @@ final class HTTPServerConnection: ConnectionHandler {
     /// The route's body limit for a head; the match is kept for the request that follows.
     private func bodyLimit(_ head: HTTPRequestHead) -> Int {
         let target = head.parsedTarget
-        let match = target.map { core.router.match(head.method, $0.pathSegments) } ?? .notFound
-        routed = (head.target, match, target)
-        if case .route(let route, _) = match, route.bodyLimit >= 0 { return route.bodyLimit }
-        return core.configuration.limits.maximumBodySize
+        // The segments alone are lent to the router (Optional.map would copy the whole target to pass it).
+        var match = HTTPRouter.Match.notFound
+        if let segments = target?.pathSegments { match = core.router.match(head.method, segments) }
+        var limit = core.configuration.limits.maximumBodySize
+        if case .route(let route, _) = match, route.bodyLimit >= 0 { limit = route.bodyLimit }
+        routed = (head.target, consume match, consume target)
+        return limit
     }
 
-    private func run(_ actions: [HTTPServerMachine.Action]) {
-        for action in actions {
-            switch action {
+    private func run(_ actions: consuming [HTTPServerMachine.Action]) {
+        // Taken out of the array one by one (reversed, then popped from the end), not copied out of it: a copied
+        // request retains its head's every field and its body once more.
+        var actions = actions
+        actions.reverse()
+        while let action = actions.popLast() {
+            switch consume action {
             case .write(let bytes):
                 send(bytes)
             case .request(let head, let body):
@@ -134,21 +141,23 @@ final class HTTPServerConnection: ConnectionHandler {
 
     // MARK: Requests
 
-    private func dispatch(_ head: HTTPRequestHead, body: [UInt8]) {
+    private func dispatch(_ head: consuming HTTPRequestHead, body: consuming [UInt8]) {
         exchange += 1
-        let parsed: HTTPRequestTarget?
-        let match: HTTPRouter.Match
-        if let found = routed.take(), found.target == head.target {
-            (parsed, match) = (found.parsed, found.match)
+        var parsed: HTTPRequestTarget?
+        var match = HTTPRouter.Match.notFound
+        if var found = routed.take(), found.target == head.target {
+            // Moved out of the route found for the head, not copied.
+            swap(&parsed, &found.parsed)
+            swap(&match, &found.match)
         } else {
             parsed = head.parsedTarget
             match = parsed.map { core.router.match(head.method, $0.pathSegments) } ?? .notFound
         }
-        guard let target = parsed else {
+        guard let target = consume parsed else {
             respond(.status(.badRequest, message: "the request target has a malformed percent-escape"))
             return
         }
-        switch match {
+        switch consume match {
         case .notFound:
             respond(.status(.notFound))
         case .methodNotAllowed(let allowed):
@@ -219,9 +228,12 @@ final class HTTPServerConnection: ConnectionHandler {
     // MARK: Responses
 
     private func respond(_ response: consuming HTTPResponse) {
-        // The fields move into the head (the response lets go of them), so adding ours copies nothing.
-        let body = response.body
-        let encoded = response.encodedFields
+        // The fields move into the head (the response lets go of them), so adding ours copies nothing; the body and
+        // the encoded fields move out too (a copy retains them once more).
+        var body = HTTPResponse.Body.bytes([])
+        swap(&body, &response.body)
+        var encoded = HTTPEncodedFields.none
+        swap(&encoded, &response.encodedFields)
         var head = HTTPResponseHead(status: response.status)
         swap(&head.headers, &response.headers)
         // A response with its fields encoded beforehand (an LL-HLS answer) gets ours encoded too: nothing is built
@@ -236,7 +248,7 @@ final class HTTPServerConnection: ConnectionHandler {
             }
         }
         answered += 1
-        switch body {
+        switch consume body {
         case .bytes(let bytes):
             let start = machine.startResponse(head, encodedFields: encoded, ours, bodyLength: bytes.count)
             // The body is queued as it is, after the head: an LL-HLS part shared by every reader of the stream is

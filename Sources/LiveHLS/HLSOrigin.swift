@@ -108,11 +108,16 @@ public final class HLSOrigin: Sendable {
             self.key = key
         }
 
-        /// Called once, by the origin: with the reply when released, nil when the hold ends without one.
-        /// `counted`: a hold that ended without a reply counts as timed out (a cancelled task's does not).
-        func resume(_ released: HLSReply?, counted: Bool = true) {
-            let answer = released ?? origin.afterHold(request, for: id, counted: counted)
-            reply(plain ? HLSOrigin.plain(answer) : answer)
+        /// Called once, by the origin, with the reply that released it (lent: the waiters released together share
+        /// one, not a copy each) — or through ``endHold(counted:)``.
+        func resume(_ released: HLSReply) {
+            reply(plain ? HLSOrigin.plain(released) : released)
+        }
+
+        /// The hold ended without a reply: answered 503 or 404. `counted`: it counts as timed out (a cancelled
+        /// task's does not).
+        func endHold(counted: Bool = true) {
+            resume(origin.afterHold(request, for: id, counted: counted))
         }
 
         /// The client left: the waiter is dropped and its callback is not called.
@@ -173,6 +178,9 @@ public final class HLSOrigin: Sendable {
             return position
         }
 
+        /// The most distinct requests a release looks for among those it answered already.
+        static let maximumSharedAnswers = 16
+
         /// The most resource answers kept between two changes of the packager (a part is ~100 KB, shared with the
         /// packager: the table holds references, not copies).
         static let maximumCachedResources = 64
@@ -219,25 +227,37 @@ public final class HLSOrigin: Sendable {
             return Array(expired.values)
         }
 
-        /// The waiters that can be answered now, removed, with their replies. They share the stream's replies: one
-        /// playlist's bytes for every blocking reload it satisfies, the packager's bytes for every reader of a part.
-        func release() -> [(Waiter, HLSReply?)] {
-            var released: [(Waiter, HLSReply?)] = []
-            released.reserveCapacity(waiters.count)
+        /// The waiters that can be answered now, removed, grouped by the reply they get. They share the stream's
+        /// replies: one playlist's bytes for every blocking reload it satisfies, the packager's bytes for every reader
+        /// of a part.
+        func release() -> [Released] {
+            var released: [Released] = []
             var kept = 0
-            // The waiters of a stream mostly ask for the same thing (the next playlist, the hinted part): an answer
-            // is found once per run of equal requests, not once per waiter.
-            var last: (request: Request, reply: HLSReply?)?
+            // The waiters of a stream ask for a few things (the next playlist and the hinted part, mostly), in the
+            // table's order: each distinct request is answered once, and its waiters are grouped under that answer
+            // (a reply per waiter was copied twice, each copy retaining its two strings and its bytes).
+            // `group`: where its waiters go in `released`; nil while it cannot be answered.
+            var asked: [(request: Request, group: Int?)] = []
+            var last = 0
             for waiter in waiters.values {
-                let answer: HLSReply?
-                if let last, last.request == waiter.request {
-                    answer = last.reply
-                } else {
-                    answer = evaluate(waiter.request)
-                    last = (waiter.request, answer)
+                if asked.isEmpty || asked[last].request != waiter.request {
+                    // Distinct held requests are few (a reload at most two segments ahead, a hinted part): the
+                    // search is bounded, and past the bound an answer is only not shared.
+                    if asked.count <= Self.maximumSharedAnswers,
+                       let index = asked.firstIndex(where: { $0.request == waiter.request }) {
+                        last = index
+                    } else {
+                        var group: Int?
+                        if let reply = evaluate(waiter.request) {
+                            released.append(Released(reply: reply, waiters: []))
+                            group = released.count - 1
+                        }
+                        asked.append((waiter.request, group))
+                        last = asked.count - 1
+                    }
                 }
-                if let reply = answer {
-                    released.append((waiter, reply))
+                if let group = asked[last].group {
+                    released[group].waiters.append(waiter)
                 } else {
                     kept += 1
                 }
@@ -292,6 +312,12 @@ public final class HLSOrigin: Sendable {
         }
     }
 
+    /// Held requests released together: each gets `reply`.
+    private struct Released {
+        let reply: HLSReply
+        var waiters: [Waiter]
+    }
+
     private struct State {
         var streams: [HLSStreamID: Stream] = [:]
         /// Which stream each epoch (in every resource name) belongs to.
@@ -334,7 +360,7 @@ public final class HLSOrigin: Sendable {
 
     /// A publish started: a new packager (a previous publish of the same key is replaced).
     public func publishStarted(_ id: HLSStreamID) {
-        let released = state.withLock { state -> [(Waiter, HLSReply?)] in
+        let released = state.withLock { state -> [Released] in
             purgeEnded(&state)
             var epoch = String(Self.wallClock(), radix: 36)
             if epoch <= state.lastEpoch { epoch = state.lastEpoch + "0" }
@@ -347,8 +373,8 @@ public final class HLSOrigin: Sendable {
             state.streams[id] = Stream(packager: LLHLSPackager(epoch: epoch, configuration: configuration.packaging))
             state.epochs[epoch] = id
             // Anyone still waiting on the previous publish is told it is gone.
-            return previous.map { $0.waiters.values.map { ($0, HLSReply?.some(.error(404, "the stream restarted"))) } }
-                ?? []
+            guard let previous else { return [] }
+            return [Released(reply: .error(404, "the stream restarted"), waiters: Array(previous.waiters.values))]
         }
         resume(released)
     }
@@ -356,11 +382,11 @@ public final class HLSOrigin: Sendable {
     /// One tag of a publish, as it arrived.
     public func append(_ tag: FLVTag, to id: HLSStreamID) {
         let now = Self.wallClock()
-        let released = state.withLock { state -> [(Waiter, HLSReply?)] in
+        let released = state.withLock { state -> [Released] in
             guard let stream = state.streams[id] else { return [] }
             let events = stream.append(tag, wallClock: now)
             let released = events.isEmpty ? [] : stream.release()
-            state.statistics.releasedRequests += released.count
+            state.statistics.releasedRequests += released.reduce(0) { $0 + $1.waiters.count }
             return released
         }
         resume(released)
@@ -368,7 +394,7 @@ public final class HLSOrigin: Sendable {
 
     /// The publish ended: the playlist gets EXT-X-ENDLIST, and every held request is answered.
     public func publishStopped(_ id: HLSStreamID) {
-        let released = state.withLock { state -> [(Waiter, HLSReply?)] in
+        let released = state.withLock { state -> [Released] in
             guard let stream = state.streams[id] else { return [] }
             _ = stream.change { $0.finish() }
             if stream.endedAt == nil { state.endedStreams += 1 }
@@ -381,7 +407,7 @@ public final class HLSOrigin: Sendable {
 
     /// A show's picture switches to another source: see ``LLHLSPackager/beginDiscontinuity()``.
     public func beginDiscontinuity(_ id: HLSStreamID) {
-        let released = state.withLock { state -> [(Waiter, HLSReply?)] in
+        let released = state.withLock { state -> [Released] in
             guard let stream = state.streams[id] else { return [] }
             let events = stream.change { $0.beginDiscontinuity() }
             let released = events.isEmpty ? [] : stream.release()
@@ -509,14 +535,14 @@ public final class HLSOrigin: Sendable {
                         waiting.waiter = waiter
                         return waiting.cancelled
                     }
-                    if cancelled, let waiter, waiter.cancel() { waiter.resume(nil, counted: false) }
+                    if cancelled, let waiter, waiter.cancel() { waiter.endHold(counted: false) }
                 }
             } onCancel: {
                 let waiter = waiting.withLock { waiting -> Waiter? in
                     waiting.cancelled = true
                     return waiting.waiter
                 }
-                if let waiter, waiter.cancel() { waiter.resume(nil, counted: false) }
+                if let waiter, waiter.cancel() { waiter.endHold(counted: false) }
             }
         }
     }
@@ -653,13 +679,15 @@ public final class HLSOrigin: Sendable {
             if !held { state.sweeping = false }
             return (expired, held)
         }
-        for waiter in expired { waiter.resume(nil) }
+        for waiter in expired { waiter.endHold() }
         return held
     }
 
-    private func resume(_ released: [(Waiter, HLSReply?)]) {
-        for (waiter, reply) in released {
-            waiter.resume(reply)
+    private func resume(_ released: [Released]) {
+        for group in released {
+            for waiter in group.waiters {
+                waiter.resume(group.reply)
+            }
         }
     }
 
