@@ -97,7 +97,7 @@ let package = Package(
         .target(name: "Digest", swiftSettings: strict),
         .target(name: "AMF", dependencies: ["ByteIO"], swiftSettings: strict),
         // JSON (RFC 8259) values, a strict parser with line numbers, a compact writer.
-        .target(name: "JSON", swiftSettings: strict),
+        .target(name: "JSON", dependencies: ["ByteIO"], swiftSettings: strict),
         // HS256 JWT access tokens (RFC 7515/7519) and the secret they are signed with.
         .target(name: "Identity", dependencies: ["JSON", "Digest"], swiftSettings: strict),
         // The live-show protocol's values and JSON codec (docs/live-protocol.md), for the server and clients.

@@ -1,3 +1,5 @@
+import ByteIO
+
 /// Percent-encoding (RFC 3986 §2.1) and the form encoding of query strings (`+` for space).
 public enum PercentEncoding {
     /// Decodes `%XX` escapes (and `+` as a space when `plusIsSpace`) into UTF-8 text.
@@ -11,7 +13,7 @@ public enum PercentEncoding {
     /// - Returns: the text, or nil for a truncated or non-hex escape or bytes that are not UTF-8.
     public static func decode(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool = false) -> String? {
         guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(validating: utf8, as: UTF8.self)
+            return UTF8Text.validated(utf8)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
@@ -28,7 +30,7 @@ public enum PercentEncoding {
                 index += 1
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return UTF8Text.validated(bytes)
     }
 
     /// Encodes every byte outside RFC 3986's unreserved set (ALPHA, DIGIT, `-._~`) and `allowed`.

@@ -1,3 +1,5 @@
+import ByteIO
+
 /// A strict JSON parser (RFC 8259) over bytes, with a depth limit and the line and column of every error.
 ///
 /// Strict where leniency hides mistakes: no comments, no trailing commas, no duplicate member names, no lone
@@ -157,7 +159,7 @@ public struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let text = String(validating: utf8, as: UTF8.self) else {
+                guard let text = UTF8Text.validated(utf8) else {
                     index = start
                     throw failure("the string is not valid UTF-8")
                 }

@@ -1,3 +1,5 @@
+import ByteIO
+
 /// One WebSocket connection after the opening handshake, without I/O (RFC 6455 §5-7): bytes in, messages and
 /// bytes out.
 ///
@@ -280,7 +282,7 @@ public struct WebSocketMachine: Sendable {
         let code = WebSocketCloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
         guard code.isSendable else { throw .protocolError("a close frame with the invalid code \(code.rawValue)") }
         let reasonBytes = Array(payload[2...])
-        guard let reason = String(validating: reasonBytes, as: UTF8.self) else {
+        guard let reason = UTF8Text.validated(reasonBytes) else {
             throw WebSocketError(.invalidPayload, "a close reason that is not UTF-8")
         }
         return WebSocketClose(code: code, reason: reason, initiatedByPeer: true)
