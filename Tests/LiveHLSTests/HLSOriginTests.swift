@@ -108,6 +108,34 @@ import TestSupport
         #expect(await fresh.playlist(Self.id, query: nil).status == 404)
     }
 
+    /// One timer ends every hold, armed for the earliest: a hold that ends sooner than those already held (a stream
+    /// before its first segment has the shorter initial hold) re-arms it, and each ends at its own time.
+    @Test func eachHoldEndsAtItsOwnTimeWhicheverWasHeldFirst() async throws {
+        let configuration = HLSOrigin.Configuration(initialHold: .milliseconds(300), maximumHold: .seconds(2))
+        let (origin, _, _) = Self.origin(milliseconds: 5000, configuration: configuration)
+        let fresh = HLSStreamID(app: "live", tag: "0badcafe")!
+        origin.publishStarted(fresh)
+        let ended = Locked<[String: (status: Int, after: Duration)]>([:])
+        let started = ContinuousClock.now
+        func record(_ key: String) -> @Sendable (HLSReply) -> Void {
+            { reply in ended.withLock { $0[key] = (reply.status, ContinuousClock.now - started) } }
+        }
+        // Two segments ahead: held for the maximum hold (2 s); then the fresh stream's playlist, held 300 ms.
+        _ = origin.playlist(Self.id, query: "_HLS_msn=4", reply: record("late"))
+        _ = origin.playlist(fresh, query: nil, reply: record("fresh"))
+        #expect(origin.statistics.heldRequests == 2)
+        while ended.withLock({ $0.count }) < 2 && ContinuousClock.now - started < .seconds(6) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let fresh404 = try #require(ended.withLock { $0["fresh"] })
+        let late503 = try #require(ended.withLock { $0["late"] })
+        #expect(fresh404.status == 404)
+        #expect(fresh404.after >= .milliseconds(300) && fresh404.after < .milliseconds(1500))
+        #expect(late503.status == 503)
+        #expect(late503.after >= .seconds(2))
+        #expect(origin.statistics.heldRequests == 0)
+    }
+
     @Test func aCancelledRequestLeavesNoWaiterBehind() async throws {
         let (origin, _, _) = Self.origin(milliseconds: 5000)
         let task = Task { await origin.playlist(Self.id, query: "_HLS_msn=4") }
