@@ -91,14 +91,20 @@ final class HTTPServerConnection: ConnectionHandler {
 
     /// The route's body limit for a head; the match is kept for the request that follows.
     private func bodyLimit(_ head: HTTPRequestHead) -> Int {
-        let target = head.parsedTarget
-        // The segments alone are lent to the router (Optional.map would copy the whole target to pass it).
-        var match = HTTPRouter.Match.notFound
-        if let segments = target?.pathSegments { match = core.router.match(head.method, segments) }
+        let (target, match) = route(head)
         var limit = core.configuration.limits.maximumBodySize
         if case .route(let route, _) = match, route.bodyLimit >= 0 { limit = route.bodyLimit }
         routed = (head.target, consume match, consume target)
         return limit
+    }
+
+    /// The head's target, parsed (nil when an escape is malformed), and its route.
+    private func route(_ head: HTTPRequestHead) -> (target: HTTPRequestTarget?, match: HTTPRouter.Match) {
+        let target = head.parsedTarget
+        // The segments alone are lent to the router (Optional.map would copy the whole target to pass it).
+        var match = HTTPRouter.Match.notFound
+        if let segments = target?.pathSegments { match = core.router.match(head.method, segments) }
+        return (target, match)
     }
 
     private func run(_ actions: consuming [HTTPServerMachine.Action]) {
@@ -150,8 +156,7 @@ final class HTTPServerConnection: ConnectionHandler {
             swap(&parsed, &found.parsed)
             swap(&match, &found.match)
         } else {
-            parsed = head.parsedTarget
-            match = parsed.map { core.router.match(head.method, $0.pathSegments) } ?? .notFound
+            (parsed, match) = route(head)
         }
         guard let target = consume parsed else {
             respond(.status(.badRequest, message: "the request target has a malformed percent-escape"))
