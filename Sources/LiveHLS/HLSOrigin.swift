@@ -58,6 +58,11 @@ public final class HLSOrigin: Sendable {
     fileprivate enum Request: Sendable, Equatable {
         case playlist(BlockingReload.Directives)
         case resource(ResourceName)
+
+        var isResource: Bool {
+            if case .resource = self { return true }
+            return false
+        }
     }
 
     /// What to do with a player's request, found with one parse of it and one look at the stream: answer it now,
@@ -249,7 +254,7 @@ public final class HLSOrigin: Sendable {
                     } else {
                         var group: Int?
                         if let reply = evaluate(waiter.request) {
-                            released.append(Released(reply: reply, waiters: []))
+                            released.append(Released(reply: reply, waiters: [], isMedia: waiter.request.isResource))
                             group = released.count - 1
                         }
                         asked.append((waiter.request, group))
@@ -270,7 +275,9 @@ public final class HLSOrigin: Sendable {
                 waiters = waiters.filter { evaluate($0.value.request) == nil }
                 earliestDeadline = waiters.values.lazy.map(\.deadline).min()
             }
-            return released
+            // Parts before playlists: a reader waiting for the hinted part has what it plays first (the table's order
+            // put half the parts behind every playlist of the release). Groups are few: the sort is of a handful.
+            return released.count > 1 ? released.sorted { $0.isMedia && !$1.isMedia } : released
         }
 
         /// The answer to `request` now, or nil to keep waiting.
@@ -318,6 +325,8 @@ public final class HLSOrigin: Sendable {
     private struct Released {
         let reply: HLSReply
         var waiters: [Waiter]
+        /// An init segment, part or segment (not a playlist).
+        var isMedia = false
     }
 
     private struct State {
