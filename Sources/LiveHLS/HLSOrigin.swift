@@ -228,8 +228,13 @@ public final class HLSOrigin: Sendable {
             guard let earliest = earliestDeadline, earliest <= now else { return [] }
             let expired = waiters.filter { $0.value.deadline <= now }
             for key in expired.keys { waiters[key] = nil }
-            earliestDeadline = waiters.values.lazy.map(\.deadline).min()
+            earliestDeadlineChanged()
             return Array(expired.values)
+        }
+
+        /// Some waiters were removed: the earliest deadline is that of those left (nil when none is).
+        private func earliestDeadlineChanged() {
+            earliestDeadline = waiters.values.lazy.map(\.deadline).min()
         }
 
         /// The waiters that can be answered now, removed, grouped by the reply they get. They share the stream's
@@ -270,11 +275,10 @@ public final class HLSOrigin: Sendable {
             // Removed after the pass (removing while iterating would copy the table): usually all of them.
             if kept == 0 {
                 waiters.removeAll(keepingCapacity: true)
-                earliestDeadline = nil
             } else if !released.isEmpty {
                 waiters = waiters.filter { evaluate($0.value.request) == nil }
-                earliestDeadline = waiters.values.lazy.map(\.deadline).min()
             }
+            if !released.isEmpty { earliestDeadlineChanged() }
             // Parts before playlists: a reader waiting for the hinted part has what it plays first (the table's order
             // put half the parts behind every playlist of the release). Groups are few: the sort is of a handful.
             return released.count > 1 ? released.sorted { $0.isMedia && !$1.isMedia } : released
@@ -678,10 +682,14 @@ public final class HLSOrigin: Sendable {
             timer.resume()
             state.sweepTimer = timer
         }
-        let (seconds, attoseconds) = ContinuousClock.now.duration(to: instant).components
-        let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-        let leeway = Int(Self.sweepLeeway.components.attoseconds / 1_000_000_000)
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .nanoseconds(leeway))
+        let delay = max(0, Self.nanoseconds(ContinuousClock.now.duration(to: instant)))
+        timer.schedule(deadline: .now() + .nanoseconds(delay), leeway: .nanoseconds(Self.nanoseconds(Self.sweepLeeway)))
+    }
+
+    /// A duration in whole nanoseconds, for Dispatch (durations here are seconds at most).
+    private static func nanoseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     }
 
     /// Ends the holds past their deadline, and arms the sweep for the next (or stops it when none is held).
