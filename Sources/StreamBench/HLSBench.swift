@@ -28,7 +28,11 @@ struct HLSBench {
         var peakRSS: Int
         var partsPerSecond: Double
         var requestsPerSecond: Double
+        /// From the publisher's send of a part's last frame to the reader having the part, and to the kernel
+        /// receiving its last byte on the reader's socket (the same, without the reader's own scheduling: 25 readers
+        /// share an event loop, and the readers' processes share the 2 cores with the server).
         var delays: [Double]
+        var socketDelays: [Double]
         var failedReaders: Int
         var errors: Int
     }
@@ -72,6 +76,14 @@ struct HLSBench {
                       peerName: peer)
         report.record(section, "part at a held reader after its last frame was sent, p99", unit: "ms",
                       ours: Self.percentile(ours.delays, 0.99), peer: Self.percentile(nginx.delays, 0.99),
+                      peerName: peer)
+        report.record(section, "part on a held reader's socket after its last frame was sent, p50", unit: "ms",
+                      ours: Self.percentile(ours.socketDelays, 0.5), peer: Self.percentile(nginx.socketDelays, 0.5),
+                      peerName: peer,
+                      note: "the kernel's receive time of the part's last byte on the reader's socket "
+                        + "(SO_TIMESTAMPNS): the rows above without the readers' own scheduling")
+        report.record(section, "part on a held reader's socket after its last frame was sent, p99", unit: "ms",
+                      ours: Self.percentile(ours.socketDelays, 0.99), peer: Self.percentile(nginx.socketDelays, 0.99),
                       peerName: peer)
         report.record(section, "readers failed or errors", unit: "count",
                       ours: Double(ours.failedReaders + ours.errors), peer: Double(nginx.failedReaders + nginx.errors),
@@ -228,14 +240,16 @@ struct HLSBench {
         let sent = publisher.sendTimes
         // The packaged timeline starts at 0 on the first keyframe.
         let origin = publisher.firstKeyframe
-        let delays = records.compactMap { record -> Double? in
-            guard record.count >= 2, let sentAt = sent[Int(record[0].rounded()) + origin] else { return nil }
-            return record[1] - sentAt
+        func delays(_ field: Int) -> [Double] {
+            records.compactMap { record -> Double? in
+                guard record.count > field, let sentAt = sent[Int(record[0].rounded()) + origin] else { return nil }
+                return record[field] - sentAt
+            }
         }
         let total = duration + warmup
         return Outcome(cpuPercent: cpu / elapsed * 100, idleCPUPercent: nil, peakRSS: rss,
                        partsPerSecond: Double(parts) / total, requestsPerSecond: Double(requests) / total,
-                       delays: delays, failedReaders: failed, errors: errors)
+                       delays: delays(1), socketDelays: delays(2), failedReaders: failed, errors: errors)
     }
 }
 

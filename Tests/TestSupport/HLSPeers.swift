@@ -106,15 +106,18 @@ extension HLSPeers {
         public var bytes: Int
         public var errors: Int
         public var misses: Int
+        /// Blocking reloads answered with a playlist that did not yet list the part they named (counted in `errors`
+        /// too).
+        public var early: Int
         public var failedReaders: Int
         public var failures: [String]
-        /// For each part received: the decode time of its last video frame (ms), the wall-clock time it arrived
-        /// (ms since the epoch) and, from a blocking reader, when the blocking playlist reload asked at the same time
-        /// was answered.
+        /// For each part received: the decode time of its last video frame (ms), the wall-clock time the reader had
+        /// it (ms since the epoch), the wall-clock time the kernel received its last byte on the reader's socket and,
+        /// from a blocking reader, when the blocking playlist reload asked at the same time was answered.
         public var records: [[Double]]
 
         enum CodingKeys: String, CodingKey {
-            case requests, parts, bytes, errors, misses, failures, records
+            case requests, parts, bytes, errors, misses, early, failures, records
             case failedReaders = "failed_readers"
         }
     }

@@ -7,17 +7,22 @@ Usage:
 
 URL is the media playlist's. A blocking reader asks for the hinted part and, at the same time, for the playlist with
 _HLS_msn/_HLS_part naming it, as an LL-HLS player does; a polling reader asks for the playlist every PART-TARGET and
-for the parts it has not had. Each reader has two keep-alive connections (playlist, media). Prints one JSON object:
-requests, parts, bytes and errors, and for every part received the decode time of its last video frame (ms, from
-its moof), the wall-clock time it arrived (ms) and, for a blocking reader, when the blocking playlist reload naming
-it was answered, for the latency from the publisher's send. With SAVE_DIRECTORY, every playlist a blocking reader receives is written
-to SAVE_DIRECTORY/reader-N/NNNNNN.m3u8 (for the playlist checker). A blocking reader stops at the deadline or when
-the playlist ends.
+for the parts it has not had. Each reader has two keep-alive connections (playlist, media).
+
+Prints one JSON object: requests, parts, bytes and errors (among them `early`: blocking reloads answered with a
+playlist that did not yet list the part they named), and for every part received: the decode time of its last video
+frame (ms, from its moof), the wall-clock time (ms) the reader had it, the wall-clock time the kernel received its
+last byte on the reader's socket (SO_TIMESTAMPNS: the same without the reader's own scheduling) and, for a blocking
+reader, when the blocking playlist reload naming it was answered; for the latency from the publisher's send.
+
+With SAVE_DIRECTORY, every playlist a blocking reader receives is written to SAVE_DIRECTORY/reader-N/NNNNNN.m3u8 (for
+the playlist checker). A blocking reader stops at the deadline or when the playlist ends.
 """
 import asyncio
 import json
 import os
 import re
+import socket
 import struct
 import sys
 import time
@@ -28,37 +33,117 @@ HINT = re.compile(r'#EXT-X-PRELOAD-HINT:TYPE=PART,URI="([^"]+)"')
 # The playlist's file name (index.m3u8, main.m3u8...), from the URL.
 PLAYLIST = "index.m3u8"
 NAME = re.compile(r"part-[a-z0-9]+-(\d+)\.(\d+)\.m4s$")
+# <linux/socket.h>: SO_TIMESTAMPNS_OLD (Python's socket module does not name it).
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 
 
 class Connection:
-    """One HTTP/1.1 keep-alive connection; requests on it go one at a time."""
+    """One HTTP/1.1 keep-alive connection; requests on it go one at a time.
+
+    Reads with recvmsg and SO_TIMESTAMPNS, so that each response also says when the kernel received its last byte
+    (`socket_ms`, wall clock): the time the part reached this reader, before the reader's own event loop (shared by
+    many readers in one process, on a busy machine) got round to it."""
 
     def __init__(self, host, port):
         self.host, self.port = host, port
-        self.reader = self.writer = None
+        self.sock = None
+        self.buffer = bytearray()
+        # (end offset in `buffer`, kernel receive time in ms) of each read, oldest first.
+        self.stamps = []
+        self.waiter = None
+        self.eof = False
+        self.socket_ms = None
+
+    async def _open(self):
+        loop = asyncio.get_running_loop()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        try:
+            await loop.sock_connect(sock, (self.host, self.port))
+        except BaseException:
+            sock.close()
+            raise
+        self.sock, self.buffer, self.stamps, self.eof = sock, bytearray(), [], False
+        loop.add_reader(sock.fileno(), self._readable)
+
+    def _readable(self):
+        while True:
+            try:
+                data, ancillary, _, _ = self.sock.recvmsg(262144, 64)
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                data, ancillary = b"", []
+            if not data:
+                self.eof = True
+                asyncio.get_running_loop().remove_reader(self.sock.fileno())
+                break
+            received = time.time() * 1000
+            for level, kind, value in ancillary:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(value) >= 16:
+                    seconds, nanoseconds = struct.unpack("qq", value[:16])
+                    received = seconds * 1000 + nanoseconds / 1e6
+            self.buffer += data
+            self.stamps.append((len(self.buffer), received))
+        if self.waiter and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    async def _wait(self):
+        if self.eof:
+            raise asyncio.IncompleteReadError(bytes(self.buffer), None)
+        self.waiter = asyncio.get_running_loop().create_future()
+        await self.waiter
+        self.waiter = None
+
+    async def _until(self, separator):
+        while True:
+            found = self.buffer.find(separator)
+            if found >= 0:
+                return self._take(found + len(separator))
+            await self._wait()
+
+    async def _exactly(self, count):
+        while len(self.buffer) < count:
+            await self._wait()
+        return self._take(count)
+
+    def _take(self, count):
+        """The first `count` bytes of the buffer; notes when the kernel received the last of them."""
+        taken = bytes(self.buffer[:count])
+        del self.buffer[:count]
+        for end, received in self.stamps:
+            if end >= count:
+                self.socket_ms = received
+                break
+        self.stamps = [(end - count, received) for end, received in self.stamps if end > count]
+        return taken
 
     async def get(self, path):
         for attempt in range(2):
             try:
-                if self.writer is None:
-                    self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-                self.writer.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\n\r\n".encode())
-                head = await self.reader.readuntil(b"\r\n\r\n")
+                if self.sock is None:
+                    await self._open()
+                await asyncio.get_running_loop().sock_sendall(
+                    self.sock, f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\n\r\n".encode())
+                head = await self._until(b"\r\n\r\n")
                 lines = head.decode("latin-1").split("\r\n")
                 status = int(lines[0].split(" ")[1])
                 fields = {k.strip().lower(): v.strip() for k, v in (l.split(":", 1) for l in lines[1:] if ":" in l)}
                 if "content-length" in fields:
-                    body = await self.reader.readexactly(int(fields["content-length"]))
+                    body = await self._exactly(int(fields["content-length"]))
                 elif fields.get("transfer-encoding", "").lower() == "chunked":
                     body = b""
                     while True:
-                        size = int((await self.reader.readuntil(b"\r\n")).split(b";")[0], 16)
-                        body += await self.reader.readexactly(size + 2)
-                        body = body[:-2]
+                        size = int((await self._until(b"\r\n")).split(b";")[0], 16)
+                        body += (await self._exactly(size + 2))[:-2]
                         if size == 0:
                             break
                 else:
-                    body = await self.reader.read()
+                    while not self.eof:
+                        await self._wait()
+                    body = self._take(len(self.buffer))
                 if fields.get("connection", "").lower() == "close":
                     self.close()
                 return status, body
@@ -69,9 +154,11 @@ class Connection:
         raise ConnectionError("unreachable")
 
     def close(self):
-        if self.writer:
-            self.writer.close()
-        self.reader = self.writer = None
+        if self.sock:
+            if not self.eof:
+                asyncio.get_running_loop().remove_reader(self.sock.fileno())
+            self.sock.close()
+        self.sock = None
 
 
 def last_video_time(part):
@@ -113,6 +200,12 @@ def last_video_time(part):
     return None
 
 
+def latest_part(playlist):
+    """The (msn, index) of the last part a playlist lists, or (-1, -1)."""
+    listed = [NAME.search(uri) for _, uri in PART.findall(playlist)]
+    return max(((int(m.group(1)), int(m.group(2))) for m in listed if m), default=(-1, -1))
+
+
 def next_after(playlist, current):
     """The name of the part listed right after `current` (msn, index), or None."""
     for _, uri in PART.findall(playlist):
@@ -120,6 +213,14 @@ def next_after(playlist, current):
         if match and (int(match.group(1)), int(match.group(2))) > current:
             return uri
     return None
+
+
+async def timed(request):
+    """A request's status and body, and the wall-clock time (ms) the reader had them, taken in the request's own
+    task as it completes. (A done callback is only scheduled: when the answer was complete before the reader awaited
+    it, the reader went on to its next request first, and the callback then wrote into that request's record.)"""
+    status, body = await request
+    return status, body, time.time() * 1000
 
 
 async def blocking_reader(base, host, port, deadline, stats, records, save):
@@ -152,15 +253,11 @@ async def blocking_reader(base, host, port, deadline, stats, records, save):
     while time.time() < deadline:
         match = NAME.search(hint)
         msn, index = int(match.group(1)), int(match.group(2))
-        part_request = asyncio.create_task(media.get(base + hint))
-        playlist_request = asyncio.create_task(playlists.get(f"{base}{PLAYLIST}?_HLS_msn={msn}&_HLS_part={index}"))
-        # When each answer came (whichever is awaited first).
-        stamps = {}
-        part_request.add_done_callback(lambda _: stamps.setdefault("part", time.time() * 1000))
-        playlist_request.add_done_callback(lambda _: stamps.setdefault("playlist", time.time() * 1000))
-        part_status, part = await part_request
-        status, body = await playlist_request
-        arrived = stamps.get("part", time.time() * 1000)
+        part_request = asyncio.create_task(timed(media.get(base + hint)))
+        playlist_request = asyncio.create_task(
+            timed(playlists.get(f"{base}{PLAYLIST}?_HLS_msn={msn}&_HLS_part={index}")))
+        part_status, part, arrived = await part_request
+        status, body, answered = await playlist_request
         stats["requests"] += 2
         text = body.decode()
         if status == 200:
@@ -169,13 +266,17 @@ async def blocking_reader(base, host, port, deadline, stats, records, save):
             stats["errors"] += 1
             await asyncio.sleep(0.1)
             continue
+        if "#EXT-X-ENDLIST" not in text and latest_part(text) < (msn, index):
+            # RFC 8216bis §6.2.5.2: held until the playlist has the part asked for, or a later one.
+            stats["early"] += 1
+            stats["errors"] += 1
         if part_status == 200:
             stats["parts"] += 1
             stats["bytes"] += len(part)
             current = (msn, index)
             last = last_video_time(part)
             if last is not None:
-                records.append((last, arrived, stamps.get("playlist", arrived)))
+                records.append((last, arrived, media.socket_ms or arrived, answered))
         else:
             # The hint was not made (its segment ended first): take what the playlist lists after ours.
             stats["misses"] += 1
@@ -220,7 +321,7 @@ async def polling_reader(base, host, port, deadline, stats, records, interval):
                         stats["bytes"] += len(part)
                         last = last_video_time(part)
                         if last is not None:
-                            records.append((last, time.time() * 1000))
+                            records.append((last, time.time() * 1000, media.socket_ms or time.time() * 1000))
                     current = key
         else:
             stats["errors"] += 1
@@ -272,7 +373,7 @@ async def main():
         await mirror(base, parts.hostname, parts.port, sys.argv[3], deadline)
         return
     readers = int(sys.argv[3])
-    stats = {"requests": 0, "parts": 0, "bytes": 0, "errors": 0, "misses": 0}
+    stats = {"requests": 0, "parts": 0, "bytes": 0, "errors": 0, "misses": 0, "early": 0}
     records = []
     if mode == "blocking":
         save = sys.argv[5] if len(sys.argv) > 5 else None
