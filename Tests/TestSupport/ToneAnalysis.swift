@@ -28,6 +28,42 @@ public enum ToneAnalysis {
         return Double(crossings) * sampleRate / Double(samples.count)
     }
 
+    /// The pitch of a steady tone, from the median interval between its upward zero crossings (each placed between
+    /// samples by linear interpolation), with what the intervals say of the signal's steadiness.
+    public struct Pitch: CustomStringConvertible {
+        /// `sampleRate` over the median interval.
+        public var frequency: Double
+        /// How many intervals there were, and how many differ from the median by more than 5 %: a gap of silence or
+        /// a glitch makes a few; a wrong sample rate moves the median itself.
+        public var intervals: Int
+        public var irregular: Int
+        /// The longest interval, in sample frames.
+        public var longest: Double
+
+        public var description: String {
+            String(format: "%.1f Hz", frequency) + " (\(irregular) of \(intervals) crossing intervals off by > 5 %, "
+                + String(format: "longest %.0f frames)", longest)
+        }
+    }
+
+    /// The pitch of `samples` (one channel). A count of crossings over the whole window, as
+    /// ``zeroCrossingFrequency(_:sampleRate:)`` takes, moves with every gap or glitch in it; the median interval
+    /// moves only when the tone itself is at another pitch.
+    public static func pitch(_ samples: [Float], sampleRate: Double = 48_000) -> Pitch {
+        var crossings: [Double] = []
+        for index in 1..<max(1, samples.count) where samples[index - 1] < 0 && samples[index] >= 0 {
+            let before = Double(samples[index - 1])
+            let after = Double(samples[index])
+            crossings.append(Double(index - 1) + before / (before - after))
+        }
+        let intervals = zip(crossings.dropFirst(), crossings).map { $0 - $1 }
+        guard !intervals.isEmpty else { return Pitch(frequency: 0, intervals: 0, irregular: 0, longest: 0) }
+        let median = intervals.sorted()[intervals.count / 2]
+        return Pitch(frequency: sampleRate / median, intervals: intervals.count,
+                     irregular: intervals.filter { abs($0 - median) > 0.05 * median }.count,
+                     longest: intervals.max() ?? 0)
+    }
+
     /// Root mean square level.
     public static func rms(_ samples: [Float]) -> Double {
         guard !samples.isEmpty else { return 0 }
