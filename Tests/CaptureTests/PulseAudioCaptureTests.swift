@@ -86,7 +86,8 @@ import Testing
         // crossings over the window read 406 and 1060 Hz) does not, and the crossings say how steady the tone was.
         let pitch = ToneAnalysis.pitch(left)
         let crossings = ToneAnalysis.zeroCrossingFrequency(left)
-        #expect(abs(pitch.frequency - 440) < 22, "\(pitch); crossings over the window: \(crossings) Hz")
+        #expect(abs(pitch.frequency - 440) < 22,
+                "\(pitch); crossings over the window: \(crossings) Hz; \(source.statistics)")
         let tone = ToneAnalysis.power(at: 440, in: left)
         #expect(tone > 20 * ToneAnalysis.power(at: 462, in: left))
         #expect(tone > 20 * ToneAnalysis.power(at: 1000, in: left))
