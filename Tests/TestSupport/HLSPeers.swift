@@ -116,6 +116,12 @@ extension HLSPeers {
         /// from a blocking reader, when the blocking playlist reload asked at the same time was answered.
         public var records: [[Double]]
 
+        /// What went wrong, for a test's message: the errors (and how many reloads were answered early), the
+        /// failed readers and their first failures.
+        public var problems: String {
+            "\(errors) errors (\(early) reloads answered early), \(failedReaders) readers failed: \(failures)"
+        }
+
         enum CodingKeys: String, CodingKey {
             case requests, parts, bytes, errors, misses, early, failures, records
             case failedReaders = "failed_readers"

@@ -21,13 +21,6 @@ public enum ToneAnalysis {
         return power / Double(samples.count * samples.count)
     }
 
-    /// The frequency estimated from upward zero crossings.
-    public static func zeroCrossingFrequency(_ samples: [Float], sampleRate: Double = 48_000) -> Double {
-        var crossings = 0
-        for index in 1..<samples.count where samples[index - 1] < 0 && samples[index] >= 0 { crossings += 1 }
-        return Double(crossings) * sampleRate / Double(samples.count)
-    }
-
     /// The pitch of a steady tone, from the median interval between its upward zero crossings (each placed between
     /// samples by linear interpolation), with what the intervals say of the signal's steadiness.
     public struct Pitch: CustomStringConvertible {
@@ -39,16 +32,17 @@ public enum ToneAnalysis {
         public var irregular: Int
         /// The longest interval, in sample frames.
         public var longest: Double
+        /// The crossings counted over the whole window, as a frequency: every gap or glitch in the window moves
+        /// it, where the median interval moves only when the tone itself is at another pitch.
+        public var overWindow: Double
 
         public var description: String {
             String(format: "%.1f Hz", frequency) + " (\(irregular) of \(intervals) crossing intervals off by > 5 %, "
-                + String(format: "longest %.0f frames)", longest)
+                + String(format: "longest %.0f frames; the count over the window says %.1f Hz)", longest, overWindow)
         }
     }
 
-    /// The pitch of `samples` (one channel). A count of crossings over the whole window, as
-    /// ``zeroCrossingFrequency(_:sampleRate:)`` takes, moves with every gap or glitch in it; the median interval
-    /// moves only when the tone itself is at another pitch.
+    /// The pitch of `samples` (one channel).
     public static func pitch(_ samples: [Float], sampleRate: Double = 48_000) -> Pitch {
         var crossings: [Double] = []
         for index in 1..<max(1, samples.count) where samples[index - 1] < 0 && samples[index] >= 0 {
@@ -56,12 +50,15 @@ public enum ToneAnalysis {
             let after = Double(samples[index])
             crossings.append(Double(index - 1) + before / (before - after))
         }
+        let overWindow = samples.isEmpty ? 0 : Double(crossings.count) * sampleRate / Double(samples.count)
         let intervals = zip(crossings.dropFirst(), crossings).map { $0 - $1 }
-        guard !intervals.isEmpty else { return Pitch(frequency: 0, intervals: 0, irregular: 0, longest: 0) }
+        guard !intervals.isEmpty else {
+            return Pitch(frequency: 0, intervals: 0, irregular: 0, longest: 0, overWindow: overWindow)
+        }
         let median = intervals.sorted()[intervals.count / 2]
         return Pitch(frequency: sampleRate / median, intervals: intervals.count,
                      irregular: intervals.filter { abs($0 - median) > 0.05 * median }.count,
-                     longest: intervals.max() ?? 0)
+                     longest: intervals.max() ?? 0, overWindow: overWindow)
     }
 
     /// Root mean square level.
