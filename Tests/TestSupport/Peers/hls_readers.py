@@ -200,19 +200,26 @@ def last_video_time(part):
     return None
 
 
+def part_key(uri):
+    """The (msn, index) a part's name gives, or None for another name."""
+    match = NAME.search(uri)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def listed_parts(playlist):
+    """The parts a playlist lists, in order: ((msn, index), uri) for each."""
+    keyed = [(part_key(uri), uri) for _, uri in PART.findall(playlist)]
+    return [(key, uri) for key, uri in keyed if key]
+
+
 def latest_part(playlist):
     """The (msn, index) of the last part a playlist lists, or (-1, -1)."""
-    listed = [NAME.search(uri) for _, uri in PART.findall(playlist)]
-    return max(((int(m.group(1)), int(m.group(2))) for m in listed if m), default=(-1, -1))
+    return max((key for key, _ in listed_parts(playlist)), default=(-1, -1))
 
 
 def next_after(playlist, current):
     """The name of the part listed right after `current` (msn, index), or None."""
-    for _, uri in PART.findall(playlist):
-        match = NAME.search(uri)
-        if match and (int(match.group(1)), int(match.group(2))) > current:
-            return uri
-    return None
+    return next((uri for key, uri in listed_parts(playlist) if key > current), None)
 
 
 async def timed(request):
@@ -251,8 +258,7 @@ async def blocking_reader(base, host, port, deadline, stats, records, save):
         raise RuntimeError("no playlist within the deadline")
     current = (-1, -1)
     while time.time() < deadline:
-        match = NAME.search(hint)
-        msn, index = int(match.group(1)), int(match.group(2))
+        msn, index = part_key(hint)
         part_request = asyncio.create_task(timed(media.get(base + hint)))
         playlist_request = asyncio.create_task(
             timed(playlists.get(f"{base}{PLAYLIST}?_HLS_msn={msn}&_HLS_part={index}")))
@@ -287,8 +293,7 @@ async def blocking_reader(base, host, port, deadline, stats, records, save):
                 if status == 200:
                     stats["parts"] += 1
                     stats["bytes"] += len(part)
-                    found = NAME.search(listed)
-                    current = (int(found.group(1)), int(found.group(2)))
+                    current = part_key(listed)
         found = HINT.search(text)
         if not found:
             break  # ended
@@ -306,13 +311,10 @@ async def polling_reader(base, host, port, deadline, stats, records, interval):
         stats["requests"] += 1
         if status == 200:
             text = body.decode()
-            parts = [uri for _, uri in PART.findall(text)]
+            parts = listed_parts(text)
             if current is None and parts:
-                current = NAME.search(parts[-2 if len(parts) > 1 else -1]).groups()
-                current = (int(current[0]), int(current[1]))
-            for uri in parts:
-                found = NAME.search(uri)
-                key = (int(found.group(1)), int(found.group(2)))
+                current = parts[-2 if len(parts) > 1 else -1][0]
+            for key, uri in parts:
                 if current is not None and key > current:
                     part_status, part = await media.get(base + uri)
                     stats["requests"] += 1
@@ -321,7 +323,8 @@ async def polling_reader(base, host, port, deadline, stats, records, interval):
                         stats["bytes"] += len(part)
                         last = last_video_time(part)
                         if last is not None:
-                            records.append((last, time.time() * 1000, media.socket_ms or time.time() * 1000))
+                            had = time.time() * 1000
+                            records.append((last, had, media.socket_ms or had))
                     current = key
         else:
             stats["errors"] += 1
@@ -356,8 +359,8 @@ async def mirror(base, host, port, directory, deadline):
         os.rename(os.path.join(directory, "index.m3u8.tmp"), os.path.join(directory, "index.m3u8"))
         if not hint:
             break
-        found = NAME.search(hint.group(1))
-        await playlists.get(f"{base}{PLAYLIST}?_HLS_msn={found.group(1)}&_HLS_part={found.group(2)}")
+        msn, index = part_key(hint.group(1))
+        await playlists.get(f"{base}{PLAYLIST}?_HLS_msn={msn}&_HLS_part={index}")
 
 
 async def main():
