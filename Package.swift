@@ -80,7 +80,7 @@ let package = Package(
         .systemLibrary(name: "COpus", path: "Sources/COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        // glibc's malloc_trim: the ingest server hands freed buffers back to the system after peers leave.
+        // glibc's malloc_trim: the servers hand freed buffers back to the system after peers leave.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.
         .target(name: "CTCPInfo", path: "Sources/CTCPInfo"),
@@ -142,6 +142,7 @@ let package = Package(
         .target(name: "Transport",
                 dependencies: [
                     "Locking",
+                    .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                     .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                     .target(name: "CEpoll", condition: .when(platforms: [.linux])),
                     .target(name: "CTCPInfo", condition: .when(platforms: [.linux])),
@@ -185,8 +186,7 @@ let package = Package(
                                .target(name: "Transport", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
         .target(name: "IngestServer",
-                dependencies: ["RTMP", "FLV", "Recording", "AMF", "Transport", "Digest", "Locking",
-                               .target(name: "CMalloc", condition: .when(platforms: [.linux]))],
+                dependencies: ["RTMP", "FLV", "Recording", "AMF", "Transport", "Digest", "Locking"],
                 swiftSettings: loopThread),
         // Drivers: HTTP/1.1 and WebSocket machines on the transport (server; client).
         .target(name: "HTTPServer", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],

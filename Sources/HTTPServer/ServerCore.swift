@@ -14,6 +14,8 @@ final class ServerCore {
     private var connections: [ObjectIdentifier: HTTPServerConnection] = [:]
     private var webSockets: [ObjectIdentifier: ServerWebSocket] = [:]
     private var sessionCounter: UInt64 = 0
+    /// Gives back what closed WebSockets freed (a session may have held its whole outbound bound).
+    private let memoryTrim = MemoryTrim()
     private var cachedDate: (second: Int, text: String) = (-1, "")
 
     init(configuration: HTTPServer.Configuration, router: HTTPRouter, runner: HandlerRunner) {
@@ -91,6 +93,7 @@ final class ServerCore {
 
     func webSocketClosed(_ webSocket: ServerWebSocket) {
         webSockets[ObjectIdentifier(webSocket)] = nil
+        if let listenerLoop { memoryTrim.connectionClosed(on: listenerLoop) }
         if openConnections == 0 { finishClosing() }
     }
 

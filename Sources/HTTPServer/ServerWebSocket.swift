@@ -16,6 +16,9 @@ final class ServerWebSocket: ConnectionHandler {
     private var closeTimer: Scheduled?
     private var heardSinceTick = false
     private var pingOutstanding = false
+    /// Set once the session was closed for reading too slowly: pongs the machine answered in the same batch are
+    /// dropped, not queued past the bound.
+    private var closedForSlowness = false
 
     init(connection: Connection, core: ServerCore, request: HTTPRequest, subprotocol: String?,
          options: WebSocketOptions, handlers: WebSocketHandlers) {
@@ -64,18 +67,30 @@ final class ServerWebSocket: ConnectionHandler {
 
     // MARK: Session commands
 
-    /// Queues an encoded frame, or closes a reader too slow to take it.
+    /// Queues an encoded frame (a message, or a pong the machine answered), or closes a reader too slow to take it.
     func send(_ bytes: [UInt8]) {
         guard machine.isOpen, connection.isOpen else { return }
         // The bound is on what already waits: one message of any size may go out when the client keeps up.
-        guard connection.queuedBytes <= options.outboundQueueLimit else {
+        guard queuedCost <= options.outboundQueueLimit else {
             core.emit(.slowWebSocketClosed(peer: peer, path: session?.request.path ?? "",
-                                           queuedBytes: connection.queuedBytes))
+                                           queuedBytes: queuedCost))
             close(code: .policyViolation, reason: "the client reads too slowly: its outbound queue is full")
+            closedForSlowness = true
             return
         }
         write(bytes)
     }
+
+    /// What the queued frames hold in memory: their bytes, and each frame's own allocation. A client that sends
+    /// pings and never reads queues a 2-byte pong per ping: counted by bytes alone, 150,000 of them were 300 KB
+    /// under a 1 MiB bound while they held 25 MiB.
+    private var queuedCost: Int {
+        connection.queuedBytes + connection.queuedWrites * Self.costPerQueuedFrame
+    }
+
+    /// A queued frame's memory beside its bytes: the array's header and the allocator's overhead (~48 bytes), and
+    /// its slot in the queue.
+    static let costPerQueuedFrame = 64
 
     func close(code: WebSocketCloseCode, reason: String) {
         session?.markClosing()
@@ -106,7 +121,13 @@ final class ServerWebSocket: ConnectionHandler {
         for action in actions {
             switch action {
             case .write(let bytes):
-                write(bytes)
+                if machine.isOpen {
+                    // A pong: it counts against the session's bound like any frame.
+                    send(bytes)
+                } else if !closedForSlowness {
+                    // A close frame (ours, or the answer to the peer's).
+                    write(bytes)
+                }
             case .message(let message):
                 if let session { handlers.onMessage(session, message) }
             case .pong:

@@ -34,6 +34,10 @@ public final class Connection: EventSource, CustomStringConvertible {
     /// Bytes accepted by ``write(_:)`` and not yet handed to the kernel.
     public var queuedBytes: Int { outbound.count }
 
+    /// Writes accepted by ``write(_:)`` and not yet wholly handed to the kernel. Each holds an allocation of its
+    /// own, so many small writes (a WebSocket's pongs) cost far more memory than ``queuedBytes`` says.
+    public var queuedWrites: Int { outbound.chunkCount }
+
     /// Fixes the kernel's send buffer of this connection's socket (SO_SNDBUF, at least 4 KiB; Linux doubles it and
     /// stops auto-tuning it), for example on an accepted connection whose reader may stall: without it the kernel
     /// may hold up to `net.ipv4.tcp_wmem`'s maximum (4 MiB by default) beyond ``queuedBytes``. Call on the loop.

@@ -20,6 +20,9 @@ struct OutboundQueue {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Chunks still to write (each costs its array's allocation beside its bytes).
+    var chunkCount: Int { chunks.count - headIndex }
+
     /// Queues `bytes`.
     /// - Parameter merging: copy small chunks into the previous one (for a writer that takes one buffer per call);
     ///   otherwise the array is kept as is, shared with whoever else holds it.

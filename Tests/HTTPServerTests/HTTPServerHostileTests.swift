@@ -167,6 +167,59 @@ struct HTTPServerHostileTests {
         await server.stop()
     }
 
+    /// 20 clients that send 150,000 pings each and never read (issue 34 B): the pongs count against the session's
+    /// outbound bound like any frame, so each client is closed with 1008, the server's memory stays bounded while
+    /// they ping, and it returns to where it was once they are gone. Before, 2-byte pongs counted as 2 bytes each
+    /// and took `stream serve` from 27 to 532 MB.
+    @Test func webSocketClientsThatPingAndNeverReadAreClosed() async throws {
+        let clients = 20
+        let pings = 150_000
+        let queueLimit = 1 << 20
+        let server = try await TestServer(webSocketOptions: WebSocketOptions(outboundQueueLimit: queueLimit,
+                                                                             closeTimeout: .seconds(1)))
+        let port = server.port
+        let sockets = try await offPool {
+            try (0..<clients).map { _ in
+                try HostilePeers.webSocket(port: port, path: "/ws", receiveBufferSize: 4096)
+            }
+        }
+        // A masked ping with no payload is 6 bytes: FIN + ping, the mask bit with length 0, the masking key.
+        let burst = [UInt8]((0..<pings).flatMap { _ in [0x89, 0x80, 0x11, 0x22, 0x33, 0x44] as [UInt8] })
+        let before = ProcessMemory.residentBytes
+        let senders = sockets.enumerated().map { index, socket in
+            // Each sends until the server closes it (the write then fails) or all its pings are out.
+            PeerThread("pinger-\(index)") { try? socket.write(burst, timeout: 20) }
+        }
+        var peak = 0
+        let deadline = ContinuousClock.now + .seconds(30)
+        while server.closes.withLock({ $0.count }) < clients && ContinuousClock.now < deadline {
+            peak = max(peak, ProcessMemory.residentBytes - before)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        peak = max(peak, ProcessMemory.residentBytes - before)
+        let closes = server.closes.withLock { $0 }
+        #expect(closes.count == clients, "\(closes.count) of \(clients) pinging clients were closed within 30 s")
+        #expect(closes.allSatisfy { $0.code == .policyViolation && !$0.initiatedByPeer }, "\(closes)")
+        let slow = server.events.withLock { $0.filter { if case .slowWebSocketClosed = $0 { true } else { false } } }
+        #expect(slow.count == clients)
+        // Each session holds at most its bound of queued frames (what they hold, not only their bytes), plus what
+        // reading a burst of pings allocates at once.
+        #expect(peak < clients * 2 * queueLimit + 48 << 20, "peak growth \(peak >> 20) MiB with \(clients) clients")
+        for sender in senders { try await sender.finish() }
+        sockets.forEach { $0.close() }
+        // Once they are gone, what their queues held is given back (the server trims after closes).
+        let settled = ContinuousClock.now + .seconds(10)
+        var after = ProcessMemory.residentBytes - before
+        while after > 16 << 20 && ContinuousClock.now < settled {
+            try await Task.sleep(for: .milliseconds(100))
+            after = ProcessMemory.residentBytes - before
+        }
+        #expect(after <= 16 << 20,
+                "still \(after >> 20) MiB above the start 10 s after the clients left (peak \(peak >> 20) MiB)")
+        #expect(await server.server.openConnections() == 0)
+        await server.stop()
+    }
+
     /// Malformed frames fail the WebSocket with the right close code (RFC 6455 §7.4.1).
     @Test(arguments: [
         ([0x81, 0x02, 0x68, 0x69], 1002),                                    // unmasked client frame
