@@ -19,6 +19,9 @@ final class HTTPServerConnection: ConnectionHandler {
     private var deadline: ContinuousClock.Instant?
     private var checkAt: ContinuousClock.Instant?
     private var timedPhase: HTTPServerMachine.Phase?
+    /// ``answered`` when the deadline was last set: a request read and answered within one read goes from idle back
+    /// to idle, and the deadline must move all the same (it stayed the first head's, 10 s from the accept).
+    private var timedAnswered = 0
     /// Requests answered so far: the first request's head deadline runs from the accept, later ones' from their
     /// first byte.
     private var answered = 0
@@ -415,9 +418,10 @@ final class HTTPServerConnection: ConnectionHandler {
         // A lingering connection's timer is the linger check.
         guard !lingering else { return }
         let phase = machine.phase
-        guard phase != timedPhase else { return }
+        guard phase != timedPhase || answered != timedAnswered else { return }
         let previous = timedPhase
         timedPhase = phase
+        timedAnswered = answered
         // The fields read one by one: a copy of the whole configuration retains each of its strings and closures.
         switch phase {
         case .idle:

@@ -50,6 +50,40 @@ struct HTTPServerHostileTests {
         await server.stop()
     }
 
+    /// A keep-alive connection that sends a request every half second lives far past the head timeout, and once it
+    /// goes quiet it closes after the keep-alive timeout, not the head timeout (issue 34 C: the first head's
+    /// deadline, counted from the accept, was never moved when a request was read and answered within one read, so
+    /// every connection closed 10 s after its accept whatever it did).
+    @Test func keepAliveConnectionsLiveWhileTheyAreUsed() async throws {
+        let server = try await TestServer(configuration: .init(listen: ("127.0.0.1", 0), headTimeout: .seconds(1),
+                                                               keepAliveTimeout: .seconds(3)))
+        let port = server.port
+        let (answered, quiet) = try await offPool { () -> (Int, Duration) in
+            let socket = try RawSocket.connect(port: port)
+            defer { socket.close() }
+            var answered = 0
+            let request = Array("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
+            // 12 requests over 6 s: six head timeouts, two keep-alive timeouts.
+            for _ in 0..<12 {
+                try socket.write(request)
+                var response: [UInt8] = []
+                while !String(decoding: response, as: UTF8.self).hasSuffix("hello") {
+                    guard let bytes = try socket.read(timeout: 2) else { return (answered, .zero) }
+                    response += bytes
+                }
+                answered += 1
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+            let idle = ContinuousClock.now
+            try socket.drainUntilClosed(timeout: 10)
+            return (answered, ContinuousClock.now - idle)
+        }
+        #expect(answered == 12, "the connection closed after \(answered) of 12 requests, one every 0.5 s")
+        // Quiet since the last answer (0.5 s before `idle`): closed by the 3 s keep-alive timeout.
+        #expect(quiet > .seconds(2) && quiet < .seconds(5), "closed \(quiet) after going quiet")
+        await server.stop()
+    }
+
     /// Smuggling vectors are answered 400 (501 for a coding we do not do) and the connection closes; the next
     /// client is served.
     @Test(arguments: [
