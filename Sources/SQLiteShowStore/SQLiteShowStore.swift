@@ -18,6 +18,8 @@ public final class SQLiteShowStore: ShowStore {
     public static let fileName = "shows.sqlite3"
 
     private let database: SQLiteDatabase
+    /// Held while the store is open: one `stream` per data directory.
+    private let lock: DirectoryLock
     /// The store's epoch (made with the database).
     public let epoch: String
     /// The database file.
@@ -25,17 +27,15 @@ public final class SQLiteShowStore: ShowStore {
 
     /// Opens or creates the store in a directory (created with mode 0700; the file is 0600).
     /// - Parameter directory: the data directory.
-    /// - Throws: ``StoreError`` when the directory or database cannot be made, or the database is from a newer
-    ///   `stream`.
+    /// - Throws: ``StoreError`` when the directory or database cannot be made, another `stream` uses the directory,
+    ///   the database is damaged, or it is from a newer `stream`.
     public init(directory: String) throws(StoreError) {
-        path = directory.isEmpty || directory.hasSuffix("/")
-            ? directory + Self.fileName : "\(directory)/\(Self.fileName)"
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StoreError("cannot create the data directory \(directory): \(error)")
-        }
+        let prefix = directory.isEmpty || directory.hasSuffix("/") ? directory : directory + "/"
+        path = prefix + Self.fileName
+        try Self.makeDirectory(directory)
+        // Two servers on one directory would each keep their own bans and counts in memory, and the second's writes
+        // would fail "database is locked": the second is refused at once instead.
+        lock = try DirectoryLock(path: prefix + Self.lockFileName, directory: directory)
         // Created 0600 before SQLite opens it: chat and moderation are nobody else's business. The WAL and
         // shared-memory files take the database file's mode.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -45,11 +45,49 @@ public final class SQLiteShowStore: ShowStore {
         close(descriptor)
         database = try SQLiteDatabase(path: path)
         try database.execute("PRAGMA busy_timeout = 5000")
+        try Self.checkIntegrity(database, path: path)
         try database.execute("PRAGMA journal_mode = WAL")
         try database.execute("PRAGMA synchronous = FULL")
         try Self.migrate(database, path: path)
         epoch = try Self.epoch(database)
         try database.execute("UPDATE shows SET tiles = 0 WHERE tiles != 0")
+    }
+
+    /// The lock file's name in the data directory (empty; `flock`ed while a store is open).
+    public static let lockFileName = "stream.lock"
+
+    /// Creates the directory and its missing parents (0700), saying in words what stopped it.
+    private static func makeDirectory(_ directory: String) throws(StoreError) {
+        var built = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            built += "/" + component
+            if mkdir(built, 0o700) == 0 || errno == EEXIST { continue }
+            throw StoreError("cannot create the data directory \(directory): \(String(cString: strerror(errno))) "
+                             + "(at \(built))")
+        }
+        var status = stat()
+        guard stat(directory.isEmpty ? "." : directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw StoreError("cannot create the data directory \(directory): a file of that name is in the way")
+        }
+        guard access(directory.isEmpty ? "." : directory, W_OK | X_OK) == 0 else {
+            throw StoreError("the data directory \(directory) is not writable: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// SQLite's quick check, at start: a damaged page would otherwise show only at the first write, as every send
+    /// failing `unavailable`.
+    private static func checkIntegrity(_ database: SQLiteDatabase, path: String) throws(StoreError) {
+        var problems: [String] = []
+        do {
+            let check = try database.statement("PRAGMA quick_check(5)")
+            while try check.step() { problems.append(check.text(0)) }
+            check.reset()
+        } catch {
+            problems = [error.reason]
+        }
+        guard problems != ["ok"] else { return }
+        throw StoreError("\(path) is damaged (SQLite's quick_check: \(problems.joined(separator: "; ").prefix(300))): "
+                         + "restore it from a backup, or move it away to start with no chat and moderation")
     }
 
     private static func migrate(_ database: SQLiteDatabase, path: String) throws(StoreError) {
@@ -280,5 +318,34 @@ public final class SQLiteShowStore: ShowStore {
 
     private static func bits(_ tiles: Set<TileKind>) -> Int64 {
         TileKind.allCases.enumerated().reduce(0) { tiles.contains($1.element) ? $0 | (1 << $1.offset) : $0 }
+    }
+}
+
+
+/// An exclusive `flock` on a file in the data directory, held until released: a second `stream` on the same
+/// directory is refused with a clear message. The kernel drops the lock when the process dies, so a crash leaves no
+/// stale lock.
+private final class DirectoryLock {
+    private let descriptor: Int32
+
+    init(path: String, directory: String) throws(StoreError) {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StoreError("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let error = errno
+            close(descriptor)
+            if error == EWOULDBLOCK {
+                throw StoreError("another stream is using the data directory \(directory) (it holds \(path)): stop "
+                                 + "it, or give this one another --data-dir")
+            }
+            throw StoreError("cannot lock \(path): \(String(cString: strerror(error)))")
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
     }
 }

@@ -168,6 +168,47 @@ struct SQLiteShowStoreTests {
         }
     }
 
+    /// Issue 34 E: a second store on a directory in use is refused at once, naming the directory, and the
+    /// directory is free again once the first is closed. (Before, both opened and the second's writes failed
+    /// "database is locked".)
+    @Test func aSecondStoreOnTheSameDirectoryIsRefused() throws {
+        let directory = try TemporaryDirectory("sqlite-store")
+        do {
+            let first = try SQLiteShowStore(directory: directory.path)
+            #expect { try SQLiteShowStore(directory: directory.path) } throws: { error in
+                "\(error)".contains("another stream is using the data directory \(directory.path)")
+            }
+            _ = try first.commit([("show:mugs", Self.draft("still mine", at: 1))])
+        }
+        let second = try SQLiteShowStore(directory: directory.path)
+        #expect(try second.load("show:mugs", historyLimit: 10, now: 0).history.map(\.text) == ["still mine"])
+        let mode = try FileManager.default.attributesOfItem(atPath: directory.file(SQLiteShowStore.lockFileName))
+        #expect((mode[.posixPermissions] as? Int) == 0o600)
+    }
+
+    /// Issue 34 F: a page damaged in the middle of the file is found when the store opens, and the error names the
+    /// file (before, it showed only at the first write, as every send failing).
+    @Test func aDamagedDatabaseIsRefusedWhenOpened() throws {
+        let directory = try TemporaryDirectory("sqlite-store")
+        do {
+            let store = try SQLiteShowStore(directory: directory.path)
+            let padding = String(repeating: "x", count: 80)
+            _ = try store.commit((1...400).map { ("show:mugs", Self.draft("message \($0) \(padding)", at: Int64($0))) })
+        }
+        let path = directory.file(SQLiteShowStore.fileName)
+        let pages = try Subprocess.run("sqlite3", [path, "PRAGMA page_count; PRAGMA page_size"]).stdout
+            .split(separator: "\n").compactMap { Int($0) }
+        #expect(pages.count == 2 && pages[0] >= 6, "page count and size: \(pages)")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        // A page in the middle, not the first (the header) nor the last.
+        try handle.seek(toOffset: UInt64((pages[0] / 2) * pages[1]))
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: pages[1]))
+        try handle.close()
+        #expect { try SQLiteShowStore(directory: directory.path) } throws: { error in
+            "\(error)".contains("\(path) is damaged (SQLite's quick_check: ")
+        }
+    }
+
     @Test func anUnusableDirectoryIsAClearError() throws {
         let directory = try TemporaryDirectory("sqlite-store")
         let file = directory.file("plain-file")
