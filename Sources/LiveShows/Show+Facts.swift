@@ -18,6 +18,11 @@ extension Show {
             }
         case .cleared(let seq):
             if chat.clear(seq: seq) { effects.append(.broadcast(.event(.cleared(seq: seq)))) }
+            // The pin goes with the chat it was in: the store cleared it in the same write.
+            if pinned != nil {
+                pinned = nil
+                effects.append(.broadcast(.event(.pinned(nil))))
+            }
         case .pinned(let message):
             guard pinned != message else { break }
             pinned = message

@@ -58,6 +58,7 @@ public struct ShowLedger: Sendable {
         case .clearChat:
             book.seq += 1
             for message in book.messages { book.deleted.insert(message.id) }
+            book.pinned = nil
             return .success(.cleared(seq: book.seq))
         case .pin(let id):
             guard let id else {

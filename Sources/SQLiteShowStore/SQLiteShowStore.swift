@@ -226,15 +226,16 @@ public final class SQLiteShowStore: ShowStore {
                 return .failure(StoreError("no message \(id)"))
             }
             let seq = try nextSeq(show)
-            try database.statement("UPDATE messages SET deleted = 1 WHERE show = ? AND id = ?")
+            try database.statement("UPDATE messages SET deleted = 1, text = '' WHERE show = ? AND id = ?")
                 .bind(.text(show), .integer(id)).run()
             try database.statement("UPDATE shows SET pinned = NULL WHERE name = ? AND pinned = ?")
                 .bind(.text(show), .integer(id)).run()
             return .success(.deleted(id: id, seq: seq))
         case .clearChat:
             let seq = try nextSeq(show)
-            try database.statement("UPDATE messages SET deleted = 1 WHERE show = ? AND deleted = 0")
+            try database.statement("UPDATE messages SET deleted = 1, text = '' WHERE show = ? AND deleted = 0")
                 .bind(.text(show)).run()
+            try database.statement("UPDATE shows SET pinned = NULL WHERE name = ?").bind(.text(show)).run()
             return .success(.cleared(seq: seq))
         case .pin(let id):
             var pinned: ChatMessage?

@@ -92,6 +92,23 @@ struct ShowModerationTests {
         #expect(harness.welcome(6, "zed").chat.messages.isEmpty)
     }
 
+    /// Issue 34 item 15: the pin goes with the chat it was in. After `pin` and `clearChat` a fresh welcome showed
+    /// the pin of a message the chat no longer had (and deleting it answered `invalid: no message 8`).
+    @Test func clearingTheChatClearsThePin() {
+        var harness = Self.room()
+        _ = harness.ask(3, .send(text: "a"))
+        let message = harness.welcome(7, "zed").chat.messages[0]
+        #expect(harness.ask(1, .pin(id: message.id)) == .success(.done))
+        _ = harness.events(5)
+        #expect(harness.ask(2, .clearChat) == .success(.done))
+        #expect(harness.events(5) == [.cleared(seq: 2), .pinned(nil)])
+        let welcome = harness.welcome(6, "max")
+        #expect(welcome.show.pinned == nil)
+        #expect(welcome.chat.messages.isEmpty)
+        // The store agrees: a show loaded again has no pin either.
+        #expect(harness.ledger.load(harness.show.name, historyLimit: 10, now: harness.now).pinned == nil)
+    }
+
     /// Kick closes every session of the user with `ended(kicked)`; they may come back.
     @Test func kickClosesEverySessionAndAllowsReturn() {
         var harness = Self.room()
