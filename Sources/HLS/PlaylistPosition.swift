@@ -24,12 +24,11 @@ public struct PlaylistPosition: Sendable, Hashable {
         self.advancePartLimit = advancePartLimit
     }
 
-    /// The last media sequence number the playlist shows, complete or not.
+    /// The last media sequence number the playlist lists, complete or not: the open segment once it has a part
+    /// (before that only its preload hint is there, which is not a segment of the playlist).
     var lastMSN: Int? {
-        switch (openMSN, lastCompleteMSN) {
-        case (let open?, _): open
-        case (nil, let complete): complete
-        }
+        if let open = openMSN, openPartCount > 0 { return open }
+        return lastCompleteMSN
     }
 
     /// Whether the playlist holds part `index` of segment `msn`, or anything later (RFC 8216bis §6.2.5.2).

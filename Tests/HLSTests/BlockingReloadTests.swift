@@ -51,6 +51,22 @@ import Testing
         #expect(pastLimit == .badRequest("_HLS_part=11 is more than 9 parts past the last (1)"))
     }
 
+    /// Issue 34 item 7: just after a segment closes, the next one is open with no part yet and only its preload hint
+    /// is listed, so the last segment of the playlist is the closed one: three past it is refused at once (it was
+    /// held for three target durations and answered 200).
+    @Test func theLastSegmentIsTheClosedOneUntilTheNextHasAPart() {
+        let justClosed = PlaylistPosition(lastCompleteMSN: 11, openMSN: 12, openPartCount: 0, isEnded: false,
+                                          partCounts: [10: 4, 11: 6], advancePartLimit: 9)
+        #expect(BlockingReload.decide(BlockingReload.Directives(msn: 14), position: justClosed)
+                == .badRequest("_HLS_msn=14 is more than two past the last segment (11)"))
+        #expect(BlockingReload.decide(BlockingReload.Directives(msn: 13, part: 0), position: justClosed) == .hold)
+        #expect(BlockingReload.decide(BlockingReload.Directives(msn: 12, part: 0), position: justClosed) == .hold)
+        let first = PlaylistPosition(lastCompleteMSN: nil, openMSN: 0, openPartCount: 0, isEnded: false)
+        #expect(BlockingReload.decide(BlockingReload.Directives(msn: 2), position: first)
+                == .badRequest("_HLS_msn=2 is more than two past the last segment (-1)"))
+        #expect(BlockingReload.decide(BlockingReload.Directives(msn: 1), position: first) == .hold)
+    }
+
     @Test func anEndedPlaylistAnswersAtOnceAndAMissingOneIsWaitedFor() {
         var ended = Self.live
         ended.isEnded = true
