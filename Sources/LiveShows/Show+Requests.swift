@@ -142,18 +142,34 @@ extension Show {
             throw ShowError(.invalid, "a message is at most \(ChatMessage.maximumLength) characters, "
                                 + "this one has \(scalars.count)")
         }
-        guard scalars.contains(where: { !$0.properties.isWhitespace }) else {
-            throw ShowError(.invalid, "a message cannot be empty")
+        guard scalars.contains(where: isVisible) else {
+            throw ShowError(.invalid, "a message cannot be empty (it has no visible character)")
         }
         guard !scalars.contains(where: { $0 != "\n" && $0.properties.generalCategory == .control }) else {
             throw ShowError(.invalid, "a message cannot hold control characters (only line feeds)")
         }
     }
 
+    /// Whether a character shows as something: not white space, not a format or bidi control (U+200B, U+202E), not
+    /// default-ignorable (U+3164 HANGUL FILLER), and not U+2800, the braille pattern with no dots. A message of only
+    /// such characters renders blank.
+    static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        return !properties.isWhitespace && !properties.isDefaultIgnorableCodePoint && !properties.isBidiControl
+            && properties.generalCategory != .format && properties.generalCategory != .control
+            && scalar != "\u{2800}"
+    }
+
     private mutating func react(_ reaction: Reaction, from session: SessionID, _ state: Session, requestID: Int64,
                                 now: Int64) throws(ShowError) -> ShowEffect {
         guard declaration.options.reactions else { throw ShowError(.invalid, "\(name) takes no reactions") }
         guard state.role.writes else { throw ShowError(.readOnly, "you can watch \(name) but not react") }
+        // A timed-out user may not write, and a reaction is writing (the seed: what a role may not do throws
+        // `timeout`).
+        if let user = state.participant.user, let until = timeouts[user], until > now {
+            throw ShowError(.timeout, "you are timed out of the chat and its reactions",
+                            retryAfter: Self.seconds(until - now))
+        }
         var bucket = reactionBuckets[state.senderKey] ?? TokenBucket(rate: configuration.reactionRate, now: now)
         let wait = bucket.take(rate: configuration.reactionRate, now: now)
         reactionBuckets[state.senderKey] = bucket

@@ -82,7 +82,12 @@ struct ShowChatTests {
 
     @Test(arguments: [("", "cannot be empty"), (" \n\t ", "cannot be empty"),
                       (String(repeating: "a", count: 501), "at most 500 characters, this one has 501"),
-                      ("bell\u{7}", "control characters"), ("carriage\r", "control characters")])
+                      ("bell\u{7}", "control characters"), ("carriage\r", "control characters"),
+                      // Issue 34 item 4: messages that render blank (zero-width space, Hangul filler, the blank
+                      // braille pattern, a bidi override, a mix with white space).
+                      ("\u{200B}", "no visible character"), ("\u{3164}", "no visible character"),
+                      ("\u{2800}", "no visible character"), ("\u{202E}", "no visible character"),
+                      (" \u{200B}\u{FEFF}\u{2066}\n\u{3164} ", "no visible character")])
     func badTextIsInvalid(text: String, reason: String) {
         var harness = ShowHarness()
         harness.join(1, "bob")
@@ -152,7 +157,9 @@ struct ShowChatTests {
         harness.advance(milliseconds: 15_500)
         #expect(harness.error(2, .send(text: "hi")) == ShowError(.timeout, "you are timed out of the chat",
                                                                  retryAfter: 45))
-        #expect(harness.error(2, .react(.heart)) == nil)  // reactions are not writing
+        // A reaction is writing too (issue 34 item 13: it was accepted from a timed-out user).
+        #expect(harness.error(2, .react(.heart)) == ShowError(.timeout, "you are timed out of the chat and its "
+                                                               + "reactions", retryAfter: 45))
         let rejoined = harness.welcome(3, "bob")
         #expect(rejoined.you.canWrite == false)
         #expect(rejoined.you.timeoutUntil == ShowHarness.start + 60_000)
