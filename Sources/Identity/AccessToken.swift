@@ -66,6 +66,10 @@ public struct AccessToken: Sendable, Equatable {
             throw TokenError(.invalidClaim, "the token has no user id: 'sub' must be a string of 1 to "
                                 + "\(maximumSubjectLength) bytes")
         }
+        // As strict as 'name': without a name the user id is shown, and ESC or BEL in it would reach terminals.
+        guard !subject.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw TokenError(.invalidClaim, "'sub' must not hold control characters")
+        }
         var name: String?
         if let value = claims["name"], !value.isNull {
             guard let text = value.stringValue, !text.isEmpty, text.unicodeScalars.count <= maximumNameLength,

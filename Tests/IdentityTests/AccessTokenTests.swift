@@ -54,6 +54,9 @@ struct AccessTokenTests {
         (#"{"sub":"ann","exp":2000000000,"nbf":true}"#, "'nbf' must be a number"),
         (#"{"sub":"ann","exp":2000000000,"name":7}"#, "'name' must be"),
         (#"{"sub":"ann","exp":2000000000,"name":"a\u0007b"}"#, "'name' must be"),
+        // Issue 34 item 2: the same rule for the user id (ESC and BEL would retitle a viewer's terminal).
+        (#"{"sub":"x\u001b]0;pwned\u0007\u001b[2J","exp":2000000000}"#, "'sub' must not hold control characters"),
+        (#"{"sub":"ann\n","exp":2000000000}"#, "'sub' must not hold control characters"),
         (#"[1,2]"#, "not an object"),
         (#"{"sub":"ann""#, "not JSON"),
     ])
