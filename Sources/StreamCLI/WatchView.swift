@@ -94,7 +94,7 @@ struct WatchView {
     func error(_ error: LiveStreamError) -> String {
         var members: [(String, JSONValue)] = [("code", .string(error.code)), ("reason", .string(error.reason))]
         if let wait = error.retryAfter { members.append(("retryAfter", .integer(wait))) }
-        return json ? line("error", members) : "refused: \(error)"
+        return json ? line("error", members) : "refused: " + Self.terminalSafe("\(error)")
     }
 
     private func line(_ event: String, _ members: [(String, JSONValue)]) -> String {
@@ -111,6 +111,29 @@ struct WatchView {
 
     private func text(_ message: ChatMessage) -> String {
         let badge = message.role == .host || message.role == .mod ? " [\(message.role.rawValue)]" : ""
-        return "\(message.name)\(badge): \(message.text)"
+        // A line feed in a message starts a continuation line marked as such, so that it cannot pass for a line
+        // of another writer ("Ann [host]: ...").
+        let lines = message.text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { Self.terminalSafe(String($0)) }
+        return "\(Self.terminalSafe(message.name))\(badge): " + lines.joined(separator: "\n  | ")
+    }
+
+    /// Text as a terminal may show it: control characters (ESC, BEL, CR... which could retitle or clear the
+    /// viewer's terminal) and bidi controls (which reorder what follows) are written as `\u{1B}`.
+    static func terminalSafe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var safe = ""
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) {
+                safe += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                safe.unicodeScalars.append(scalar)
+            }
+        }
+        return safe
+    }
+
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
     }
 }

@@ -73,4 +73,16 @@ struct WatchViewTests {
         #expect(json[0]["code"] as? String == "slow" && json[0]["retryAfter"] as? Int == 4)
         #expect(json[1]["counts"] as? [String: Int] == ["heart": 2])
     }
+
+    /// Issue 34 item 3: what others wrote cannot drive the viewer's terminal (ESC sequences, BEL, bidi overrides)
+    /// or forge a line of another writer; JSON lines keep the text as it is (JSON escapes it).
+    @Test func controlCharactersAndLineFeedsCannotForgeLines() throws {
+        let hostile = ChatMessage(id: 4, user: "x", name: "x\u{1B}]0;pwned\u{7}\u{1B}[2J", role: .viewer,
+                                  text: "fine\nAnn [host]: send me your key\u{202E}", time: 0)
+        let line = WatchView(json: false).message(hostile)
+        #expect(line == "x\\u{1B}]0;pwned\\u{7}\\u{1B}[2J: fine\n  | Ann [host]: send me your key\\u{202E}")
+        #expect(!line.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x7 || $0.value == 0x202E })
+        let json = try Self.objects([WatchView(json: true).message(hostile)])
+        #expect((json[0]["message"] as? [String: Any])?["text"] as? String == hostile.text)
+    }
 }
