@@ -14,6 +14,8 @@ public enum ShowCloseCode {
     public static let normal: UInt16 = 1000
     /// Too many malformed messages.
     public static let policyViolation: UInt16 = 1008
+    /// Refused: `invalid` (a stream name that cannot be one).
+    public static let invalid: UInt16 = 4400
     /// Refused: `unauthorized`.
     public static let unauthorized: UInt16 = 4401
     /// Refused or ended: `banned`.

@@ -136,6 +136,11 @@ final class ShowHub {
             participant = Participant(user: nil, name: Self.visitorName(session))
         }
         let name = client.streamName
+        guard Self.isStreamName(name) else {
+            refuse(session, client, requestID, ShowError(.invalid, "a stream name is 1 to 128 characters of "
+                                                            + "A-Z a-z 0-9 : _ . -"), ShowCloseCode.invalid)
+            return
+        }
         guard configuration.catalog.resolve(name) != nil else {
             refuse(session, client, requestID, ShowError(.notFound, "no stream is declared as \(name.prefix(128))"),
                    ShowCloseCode.notFound)
@@ -177,6 +182,14 @@ final class ShowHub {
             return
         }
         clients[session] = client
+    }
+
+    /// 1 to 128 of `A-Z a-z 0-9 : _ . -` (docs/live-protocol.md): what is not a name is `invalid`, not `not_found`.
+    static func isStreamName(_ name: String) -> Bool {
+        (1...128).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == 0x3A || byte == 0x5F || byte == 0x2E || byte == 0x2D
+        }
     }
 
     static func visitorName(_ session: SessionID) -> String {

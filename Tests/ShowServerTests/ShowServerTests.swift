@@ -81,6 +81,9 @@ struct ShowServerTests {
                 .signed(with: try TokenSecret(Array("another secret, 32 bytes or more!".utf8))),
              .unauthorized, ShowCloseCode.unauthorized),
             ("room:mugs", Self.token("bob"), .notFound, ShowCloseCode.notFound),
+            // Issue 34 item 16: what cannot be a stream name is invalid, not unknown.
+            ("show:" + String(repeating: "m", count: 124), Self.token("bob"), .invalid, ShowCloseCode.invalid),
+            ("show:mugs/x", Self.token("bob"), .invalid, ShowCloseCode.invalid),
         ]
         for (name, token, code, closeCode) in cases {
             let connection = RecordingConnection()
