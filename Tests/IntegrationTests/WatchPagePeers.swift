@@ -127,6 +127,16 @@ enum WatchPagePeers {
                     check(await bob.locator("#messages .message", has_text="hello from Bob").count() == 1,
                           "the sender sees its message once")
                     check(await bob.locator("details.moderate").count() == 0, "a viewer has no moderation actions")
+                    # The compose box counts code points as the server does (issue 34 G: maxlength counted UTF-16
+                    # units and stopped 500 emoji at 250); what goes past 500 is cut at 500 code points.
+                    await bob.locator("#text").focus()
+                    await bob.keyboard.insert_text("\U0001F3A5" * 500)
+                    typed = await bob.evaluate("() => Array.from(document.getElementById('text').value).length")
+                    check(typed == 500, f"500 emoji fit in the compose box ({typed} code points)")
+                    await bob.keyboard.insert_text("x")
+                    typed = await bob.evaluate("() => Array.from(document.getElementById('text').value).length")
+                    check(typed == 500, f"the 501st code point is cut ({typed})")
+                    await bob.locator("#text").fill("")
                     own = max_.locator("#messages .message", has_text="hi Bob, welcome")
                     check(await own.locator("button", has_text="Pin").count() == 1
                           and await own.locator("button", has_text="Ban").count() == 0

@@ -616,6 +616,14 @@
     }
   });
 
+  // The server counts a message's length in code points (500 at most); the textarea's maxlength counts UTF-16
+  // units, so it is set to 1000 (500 emoji) and what passes 500 code points is cut here.
+  const maxMessageCodePoints = 500;
+  els.text.addEventListener('input', () => {
+    const points = Array.from(els.text.value);
+    if (points.length > maxMessageCodePoints) els.text.value = points.slice(0, maxMessageCodePoints).join('');
+  });
+
   els.slowSelect.addEventListener('change', () => act('setSlow', { seconds: Number(els.slowSelect.value) }));
   els.clearChat.addEventListener('click', () => act('clearChat'));
   els.endShow.addEventListener('click', () => act('end'));
