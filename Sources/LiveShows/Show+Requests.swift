@@ -119,9 +119,7 @@ extension Show {
     private mutating func send(_ text: String, from session: SessionID, _ state: Session, requestID: Int64,
                                now: Int64) throws(ShowError) -> ShowEffect {
         guard state.role.writes else { throw ShowError(.readOnly, "you can watch \(name) but not write in its chat") }
-        if let user = state.participant.user, let until = timeouts[user], until > now {
-            throw ShowError(.timeout, "you are timed out of the chat", retryAfter: Self.seconds(until - now))
-        }
+        try requireNotTimedOut(state, now: now, "you are timed out of the chat")
         try Self.validate(text)
         if slow > 0, !state.role.moderates, let last = lastSent[state.senderKey] {
             let wait = last + Int64(slow) * 1000 - now
@@ -150,6 +148,13 @@ extension Show {
         }
     }
 
+    /// A timed-out user may not write: `timeout`, with the seconds left.
+    private func requireNotTimedOut(_ state: Session, now: Int64, _ reason: String) throws(ShowError) {
+        if let user = state.participant.user, let until = timeouts[user], until > now {
+            throw ShowError(.timeout, reason, retryAfter: Self.seconds(until - now))
+        }
+    }
+
     /// Whether a character shows as something: not white space, not a format or bidi control (U+200B, U+202E), not
     /// default-ignorable (U+3164 HANGUL FILLER), and not U+2800, the braille pattern with no dots. A message of only
     /// such characters renders blank.
@@ -164,12 +169,8 @@ extension Show {
                                 now: Int64) throws(ShowError) -> ShowEffect {
         guard declaration.options.reactions else { throw ShowError(.invalid, "\(name) takes no reactions") }
         guard state.role.writes else { throw ShowError(.readOnly, "you can watch \(name) but not react") }
-        // A timed-out user may not write, and a reaction is writing (the seed: what a role may not do throws
-        // `timeout`).
-        if let user = state.participant.user, let until = timeouts[user], until > now {
-            throw ShowError(.timeout, "you are timed out of the chat and its reactions",
-                            retryAfter: Self.seconds(until - now))
-        }
+        // A reaction is writing (the seed: what a role may not do throws `timeout`).
+        try requireNotTimedOut(state, now: now, "you are timed out of the chat and its reactions")
         var bucket = reactionBuckets[state.senderKey] ?? TokenBucket(rate: configuration.reactionRate, now: now)
         let wait = bucket.take(rate: configuration.reactionRate, now: now)
         reactionBuckets[state.senderKey] = bucket
