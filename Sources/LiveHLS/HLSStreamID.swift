@@ -4,7 +4,8 @@
 /// that recordings and logs use), never the key. A live show's pictures share the show's directory:
 /// `/hls/{stream}/main.m3u8` for the main picture and `/hls/{stream}/{tile}.m3u8` for each tile. Init segments,
 /// parts and segments sit beside their playlist; their names carry the publish's epoch, unique in the origin, so
-/// pictures of one show never collide.
+/// pictures of one show never collide. (Over HTTP a show's paths also carry a session's media token after the
+/// stream's name, `/hls/{stream}/{token}/main.m3u8`; the origin never sees it: `stream serve` checks it first.)
 public struct HLSStreamID: Sendable, Hashable, CustomStringConvertible {
     /// The directory under `/hls/`: "live/3f2a9c01" for a plain publish, the stream's name for a show.
     public let directory: String

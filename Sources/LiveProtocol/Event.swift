@@ -24,4 +24,6 @@ public enum Event: Sendable, Hashable {
     case you(SessionStanding)
     /// This session is out of the stream; the server closes the connection after this.
     case ended(EndReason)
+    /// This session's media token was renewed: use this one from now on (the old one works until it expires).
+    case access(MediaAccess)
 }

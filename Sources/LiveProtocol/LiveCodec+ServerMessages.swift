@@ -59,10 +59,15 @@ extension LiveCodec {
         ])
     }
 
+    static func json(_ access: MediaAccess) -> JSONValue {
+        .object([("token", .string(access.token)), ("expiresAt", .integer(access.expiresAt))])
+    }
+
     private static func members(_ reply: Reply) -> [(String, JSONValue)] {
         switch reply {
         case .welcome(let welcome):
             [("show", json(welcome.show)), ("you", json(welcome.you)), ("chat", json(welcome.chat))]
+                + (welcome.access.map { [("access", json($0))] } ?? [])
         case .message(let message):
             [("message", json(message))]
         case .grants(let grants):
@@ -93,6 +98,7 @@ extension LiveCodec {
         case .reactions: "reactions"
         case .you: "you"
         case .ended: "ended"
+        case .access: "access"
         }
     }
 
@@ -124,6 +130,8 @@ extension LiveCodec {
             [("you", json(standing))]
         case .ended(let reason):
             [("reason", .string(reason.rawValue))]
+        case .access(let access):
+            [("access", json(access))]
         }
     }
 
@@ -168,7 +176,8 @@ extension LiveCodec {
         if fields.has("show") {
             return .welcome(Welcome(show: try decodeSnapshot(fields.object("show")),
                                     you: try decodeStanding(fields.object("you")),
-                                    chat: try decodeChat(fields.object("chat"))))
+                                    chat: try decodeChat(fields.object("chat")),
+                                    access: try fields.optionalObject("access").map(decodeAccess)))
         }
         if fields.has("message") { return .message(try decodeMessage(fields.object("message"))) }
         if fields.has("grants") {
@@ -208,6 +217,7 @@ extension LiveCodec {
             return .reactions(result)
         case "you": return .you(try decodeStanding(fields.object("you")))
         case "ended": return .ended(try fields.choice("reason", EndReason.self))
+        case "access": return .access(try decodeAccess(fields.object("access")))
         default: throw ShowError(.invalid, "unknown event '\(name.prefix(40))'")
         }
     }
@@ -222,6 +232,10 @@ extension LiveCodec {
         ChatMessage(id: try fields.integer("id"), user: try fields.optionalString("user"),
                     name: try fields.string("name"), role: try fields.choice("role", Role.self),
                     text: try fields.string("text"), time: try fields.integer("time"))
+    }
+
+    private static func decodeAccess(_ fields: FieldReader) throws(ShowError) -> MediaAccess {
+        MediaAccess(token: try fields.string("token"), expiresAt: try fields.integer("expiresAt"))
     }
 
     private static func decodeStanding(_ fields: FieldReader) throws(ShowError) -> SessionStanding {

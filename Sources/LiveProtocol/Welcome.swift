@@ -6,12 +6,31 @@ public struct Welcome: Sendable, Hashable {
     public var you: SessionStanding
     /// The chat: the whole history, or what was missed since the position given.
     public var chat: ChatSync
+    /// The grant to fetch the show's media (its LL-HLS playlists and parts); nil from a server without one.
+    public var access: MediaAccess?
 
     /// Creates a welcome.
-    public init(show: ShowSnapshot, you: SessionStanding, chat: ChatSync) {
+    public init(show: ShowSnapshot, you: SessionStanding, chat: ChatSync, access: MediaAccess? = nil) {
         self.show = show
         self.you = you
         self.chat = chat
+        self.access = access
+    }
+}
+
+/// A session's grant to fetch its show's media: a token that goes in the media's path
+/// (`/hls/{stream}/{token}/main.m3u8`, docs/hls.md), given in the welcome and renewed by an `access` event before
+/// it expires. It is the session's own, like its access token: never logged, never shown.
+public struct MediaAccess: Sendable, Hashable {
+    /// The media token (only characters of a URL path segment).
+    public var token: String
+    /// When it stops working, in milliseconds since 1970; a new one comes well before.
+    public var expiresAt: Int64
+
+    /// Creates a grant.
+    public init(token: String, expiresAt: Int64) {
+        self.token = token
+        self.expiresAt = expiresAt
     }
 }
 

@@ -34,6 +34,7 @@ extension Show {
         case .banned(let user):
             bans.insert(user)
             endSessions(of: user, .banned, now: now, into: &effects)
+            effects.append(.revokeMedia(user: user))
         case .unbanned(let user):
             bans.remove(user)
         case .kicked(let user):

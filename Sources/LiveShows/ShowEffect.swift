@@ -29,4 +29,7 @@ public enum ShowEffect: Sendable, Hashable {
     /// Disconnect publishers of the show: every one (`keyHash` nil, after `end()`), or those using an OBS key
     /// that was just renewed.
     case cutPublishers(keyHash: String?)
+    /// A user was banned: the media tokens given to them before now stop working (their sessions are ended by
+    /// the effects before this one).
+    case revokeMedia(user: String)
 }

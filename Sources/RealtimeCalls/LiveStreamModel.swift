@@ -52,6 +52,9 @@ public struct LiveStreamModel: Sendable, Hashable {
     public private(set) var ended: EndReason?
     /// Messages dropped from the front to stay within ``maximumMessages``.
     public private(set) var droppedMessages = 0
+    /// This session's grant to fetch the show's media (from the welcome, renewed by `access` events); nil from a
+    /// server without one.
+    public private(set) var access: MediaAccess?
 
     /// Creates the model of a stream not joined yet.
     public init(name: String) {
@@ -73,6 +76,7 @@ public struct LiveStreamModel: Sendable, Hashable {
         slow = show.slow
         reactionKinds = show.reactions
         you = welcome.you
+        access = welcome.access
         media = .live
         var notices: [Notice] = [.changed]
         let chat = welcome.chat
@@ -128,6 +132,8 @@ public struct LiveStreamModel: Sendable, Hashable {
             ended = reason
             media = .off
             return [.changed, .ended(reason)]
+        case .access(let renewed):
+            access = renewed
         }
         return [.changed]
     }

@@ -22,6 +22,8 @@ final class ShowHub {
         var malformed = 0
         /// The close code for the close that follows, from the last reply or `ended` sent.
         var closeCode = ShowCloseCode.normal
+        /// Once joined: the user its media tokens are for (nil: a visitor), and when the last one expires.
+        var media: (user: String?, expiresAt: Int64)?
     }
 
     let configuration: ShowServer.Configuration
@@ -30,6 +32,7 @@ final class ShowHub {
     let worker: StoreWorker
     let directory: Locked<IngestDirectory>
     let cutter: Locked<(@Sendable (String, String?) -> Void)?>
+    let media: MediaGate
     private let hubBox: () -> LoopBound<ShowHub>
 
     private var clients: [SessionID: Client] = [:]
@@ -41,15 +44,17 @@ final class ShowHub {
     private var loading: [String: [ShowWork]] = [:]
     private var tick: (at: Int64, timer: Scheduled)?
     private var sweepTimer: Scheduled?
+    private var renewTimer: Scheduled?
 
     init(configuration: ShowServer.Configuration, ingestURL: String?, loop: EventLoop, worker: StoreWorker,
          directory: Locked<IngestDirectory>, cutter: Locked<(@Sendable (String, String?) -> Void)?>,
-         box: @escaping () -> LoopBound<ShowHub>) {
+         media: MediaGate, box: @escaping () -> LoopBound<ShowHub>) {
         self.configuration = configuration
         self.loop = loop
         self.worker = worker
         self.directory = directory
         self.cutter = cutter
+        self.media = media
         self.hubBox = box
         var showConfiguration = ShowConfiguration(
             ingestURL: ingestURL,
@@ -66,6 +71,28 @@ final class ShowHub {
             guard let self else { return }
             sweep(now: WallClock.milliseconds())
             startSweeping()
+        }
+    }
+
+    /// Renews media tokens at half their lifetime, looking every quarter of it (at most every 5 s).
+    func startRenewingMedia() {
+        let interval = min(Self.sweepInterval, .seconds(media.lifetime) / 4)
+        renewTimer = loop.scheduleOnLoop(after: interval) { [weak self] in
+            guard let self else { return }
+            renewMedia(now: WallClock.milliseconds())
+            startRenewingMedia()
+        }
+    }
+
+    private func renewMedia(now: Int64) {
+        let due = now + media.lifetime * 500
+        for (session, client) in clients {
+            guard client.joined, let name = client.show, let grant = client.media, grant.expiresAt <= due else {
+                continue
+            }
+            let access = media.issue(stream: name, user: grant.user, now: now)
+            clients[session]?.media = (grant.user, access.expiresAt)
+            client.connection.send(LiveCodec.encode(.event(.access(access))))
         }
     }
 
@@ -269,12 +296,17 @@ final class ShowHub {
     func run(_ effects: [ShowEffect], show name: String, now: Int64) {
         for effect in effects {
             switch effect {
-            case .send(let session, let message):
+            case .send(let session, var message):
                 guard var client = clients[session] else { continue }
-                if case .reply(_, .success(.welcome)) = message {
+                if case .reply(let id, .success(.welcome(var welcome))) = message {
                     client.joined = true
                     members[name, default: [:]][session] = client.connection
                     audiences[name] = nil
+                    // The session may watch: its media token (the show knows no keys; the hub signs).
+                    let access = media.issue(stream: name, user: welcome.you.user, now: now)
+                    welcome.access = access
+                    client.media = (welcome.you.user, access.expiresAt)
+                    message = .reply(id: id, .success(.welcome(welcome)))
                 }
                 client.closeCode = Self.closeCode(after: message) ?? client.closeCode
                 clients[session] = client
@@ -301,6 +333,8 @@ final class ShowHub {
                 configuration.onEvent(.publishersCut(show: name, reason: keyHash == nil ? "the show ended"
                                                                                         : "its OBS key was renewed"))
                 cutter.withLock { $0 }?(name, keyHash)
+            case .revokeMedia(let user):
+                media.revoke(stream: name, user: user, now: now)
             }
         }
         scheduleTick(for: name)
@@ -352,6 +386,7 @@ final class ShowHub {
     func closeAll() {
         tick?.timer.cancel()
         sweepTimer?.cancel()
+        renewTimer?.cancel()
         for client in clients.values { client.connection.close(code: 1001, reason: "the server is shutting down") }
         clients.removeAll()
     }

@@ -43,6 +43,8 @@ public final class ShowServer: Sendable {
         public var chatRetention: Duration?
         /// How often old chat is looked for.
         public var pruneInterval: Duration
+        /// How long a session's media token works (renewed over its connection at half of it).
+        public var mediaTokenLifetime: Duration
 
         /// Creates a configuration.
         public init(catalog: StreamCatalog, secret: TokenSecret,
@@ -50,7 +52,8 @@ public final class ShowServer: Sendable {
                     fanOut: @escaping @Sendable ([UInt8], [any ShowConnection]) -> Void = ShowServer.fanOut,
                     onEvent: @escaping @Sendable (ShowServerEvent) -> Void = { _ in },
                     onPictures: @escaping @Sendable (String, [TileKind], TileKind?) -> Void = { _, _, _ in },
-                    chatRetention: Duration? = .seconds(30 * 86_400), pruneInterval: Duration = .seconds(3600)) {
+                    chatRetention: Duration? = .seconds(30 * 86_400), pruneInterval: Duration = .seconds(3600),
+                    mediaTokenLifetime: Duration = .seconds(600)) {
             self.catalog = catalog
             self.secret = secret
             self.makeStore = makeStore
@@ -60,6 +63,7 @@ public final class ShowServer: Sendable {
             self.onPictures = onPictures
             self.chatRetention = chatRetention
             self.pruneInterval = pruneInterval
+            self.mediaTokenLifetime = mediaTokenLifetime
         }
     }
 
@@ -74,6 +78,7 @@ public final class ShowServer: Sendable {
     private let credentials: IngestCredentials
     private let nextSession = Atomic<UInt64>(1)
     private let configuration: Configuration
+    private let media: MediaGate
 
     /// Creates the server; ``start()`` opens the store.
     /// - Throws: ``StoreError`` when the event loop cannot start.
@@ -85,6 +90,9 @@ public final class ShowServer: Sendable {
             throw StoreError("cannot start the shows' event loop: \(error)")
         }
         worker = StoreWorker(makeStore: configuration.makeStore)
+        let onEvent = configuration.onEvent
+        media = MediaGate(secret: configuration.secret, lifetime: configuration.mediaTokenLifetime,
+                          onForgotten: { onEvent(.revocationForgotten(ageSeconds: $0)) })
         credentials = IngestCredentials(keyDerivationKey: configuration.secret.derivedKey(for: "stream ingest keys"),
                                         grantKey: configuration.secret.derivedKey(for: "stream publish grants"))
     }
@@ -112,15 +120,17 @@ public final class ShowServer: Sendable {
         let directory = self.directory
         let cutter = self.cutter
         let loop = self.loop
+        let media = self.media
         let bound: LoopBound<ShowHub>
         do {
             bound = try await loop.submit { () -> LoopBound<ShowHub> in
                 let box = Locked<LoopBound<ShowHub>?>(nil)
                 let hub = ShowHub(configuration: configuration, ingestURL: ingestURL, loop: loop, worker: worker,
-                                  directory: directory, cutter: cutter, box: { box.withLock { $0! } })
+                                  directory: directory, cutter: cutter, media: media, box: { box.withLock { $0! } })
                 let bound = LoopBound(hub, loop: loop)
                 box.withLock { $0 = bound }
                 hub.startSweeping()
+                hub.startRenewingMedia()
                 return bound
             }
         } catch {
@@ -131,6 +141,15 @@ public final class ShowServer: Sendable {
             ChatPruner(retention: retention, interval: configuration.pruneInterval, loop: loop, worker: worker,
                        onEvent: configuration.onEvent).start()
         }
+    }
+
+    /// Whether a request for a show's media (an LL-HLS playlist, part or init segment) may have it: its path's
+    /// media token must be one this server gave a session of that show, unexpired, its user not banned since.
+    /// - Parameters:
+    ///   - stream: the show the path names.
+    ///   - token: the path's media token; nil when the path has none.
+    public func checkMedia(stream: String, token: String?) -> MediaDecision {
+        media.check(stream: stream, token: token, now: WallClock.milliseconds())
     }
 
     /// Closes every connection (1001), lets the store finish the writes already given to it, and stops.

@@ -8,6 +8,9 @@ public enum ShowServerEvent: Sendable, Equatable, CustomStringConvertible {
     case connectionDropped(session: UInt64, reason: String)
     /// Chat older than the retention was removed from the store.
     case chatPruned(messages: Int, olderThanDays: Double)
+    /// More bans than ``MediaGate`` keeps came within one media token lifetime: the oldest revocation was
+    /// forgotten (the banned user's older media tokens may work until they expire).
+    case revocationForgotten(ageSeconds: Int64)
 
     /// One log line.
     public var description: String {
@@ -17,6 +20,8 @@ public enum ShowServerEvent: Sendable, Equatable, CustomStringConvertible {
         case .connectionDropped(let session, let reason): "show session \(session) dropped: \(reason)"
         case .chatPruned(let messages, let days):
             "shows: \(messages) chat message\(messages == 1 ? "" : "s") older than \(Self.days(days)) removed"
+        case .revocationForgotten(let age):
+            "shows: too many bans at once: a revocation \(age) s old was forgotten (its media tokens expire soon)"
         }
     }
 

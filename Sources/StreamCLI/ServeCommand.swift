@@ -31,7 +31,8 @@ struct ServeCommand: Command {
         when the publish starts (TAG is the key's tag, never the key; ?mode=plain drops the LL-HLS tags), with a
         page that plays it in a browser beside it (/hls/APP/TAG/index.html, also printed). With
         --shows FILE it serves live shows at /v1/streams/NAME (docs/live-protocol.md), their main picture at
-        /hls/NAME/main.m3u8 and each tile at /hls/NAME/TILE.m3u8, checks its hosts' publish grants and OBS keys,
+        /hls/NAME/TOKEN/main.m3u8 and each tile at /hls/NAME/TOKEN/TILE.m3u8 (TOKEN: the media token a session gets
+        when it joins; without it 401, once its user is banned 403), checks its hosts' publish grants and OBS keys,
         and keeps chat and moderation in --data-dir. Each show's web page is /watch/NAME (docs/watch.md; a token
         goes in the address's fragment, #token=...); /assets/hls-player.js is the player, for pages of your own.
         """

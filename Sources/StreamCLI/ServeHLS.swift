@@ -1,5 +1,6 @@
 import HTTP
 import HTTPServer
+import Identity
 import IngestServer
 import LiveHLS
 import LiveProtocol
@@ -12,14 +13,21 @@ import ShowServer
 ///
 /// - A plain publish at `/hls/{app}/{tag}/index.m3u8`, where `tag` is the key's one-way tag (never the key); the
 ///   address is printed when the publish starts.
-/// - A live show's tiles at `/hls/{stream}/{tile}.m3u8`, and its main picture at `/hls/{stream}/main.m3u8`,
-///   following the show's state machine (the host's choice), with a discontinuity where it switches.
+/// - A live show's tiles at `/hls/{stream}/{token}/{tile}.m3u8`, and its main picture at
+///   `/hls/{stream}/{token}/main.m3u8`, following the show's state machine (the host's choice), with a
+///   discontinuity where it switches. `token` is the media token the show server gave a session that joined (its
+///   welcome's `access`): every playlist, part and init segment of a show is refused without one (401), with one
+///   that is not this server's, this show's or current (401), or one of a user banned since (403). Playlists
+///   name their parts relative to themselves, so a player's requests carry the token and the playlists stay the
+///   same for every viewer.
 ///
 /// A publish that ends gets EXT-X-ENDLIST; its playlist stays served for a minute.
 final class ServeHLS: Sendable {
     let origin: HLSOrigin
     private let router = Locked(HLSPublishRouter())
     private let baseURL = Locked<String?>(nil)
+    /// The live shows, whose media tokens the show routes check; nil without --shows.
+    private let shows = Locked<ShowServer?>(nil)
     private let console: Console
 
     init(console: Console, configuration: HLSOrigin.Configuration = HLSOrigin.Configuration()) {
@@ -34,6 +42,7 @@ final class ServeHLS: Sendable {
             previous?(event)
             handle(event)
         }
+        self.shows.withLock { $0 = shows }
         guard let shows, let gate = configuration.publishGate else { return }
         let router = self.router
         configuration.publishGate = PublishGate(authorize: { app, key in
@@ -79,10 +88,14 @@ final class ServeHLS: Sendable {
             case .start(let id):
                 origin.publishStarted(id)
                 if let base = baseURL.withLock({ $0 }) {
-                    console.print("LL-HLS: \(base)\(id.playlistPath)")
                     // A plain publish has no watch page of a show: the player page beside its playlist plays it.
                     if id.playlist == HLSStreamID.plainPlaylist {
+                        console.print("LL-HLS: \(base)\(id.playlistPath)")
                         console.print("Player: \(base)\(id.path)\(Self.playerPage)")
+                    } else {
+                        // A show's media needs a session's token, which is never printed.
+                        console.print("LL-HLS: \(base)\(id.path)\(Self.tokenPlaceholder)/\(id.playlist).m3u8 "
+                                      + "(TOKEN: the media token of a session that joined)")
                     }
                 }
             case .append(let tag, let id):
@@ -99,16 +112,25 @@ final class ServeHLS: Sendable {
 
     /// The player page beside a plain publish's playlist (`/hls/{app}/{tag}/index.html`).
     static let playerPage = "index.html"
+    /// Where a show's printed address has its token.
+    static let tokenPlaceholder = "TOKEN"
 
-    /// Adds `/hls/{app}/{tag}/{file}` (plain publishes) and `/hls/{stream}/{file}` (shows' pictures). Both answer on
-    /// the HTTP server's event loop what exists now; a request that must be held (a blocking reload, the hinted
-    /// part) is kept by the origin as a callback, answered from the thread that completes its part (no task).
+    /// Adds `/hls/{app}/{tag}/{file}` (plain publishes), `/hls/{stream}/{token}/{file}` (shows' pictures; a media
+    /// token starts with `m1.`, which no tag does) and `/hls/{stream}/{file}` (refused: a show's media needs a
+    /// token). They answer on the HTTP server's event loop what exists now; a request that must be held (a
+    /// blocking reload, the hinted part) is kept by the origin as a callback, answered from the thread that
+    /// completes its part (no task).
     func addRoutes(to router: inout HTTPRouter) {
         let origin = self.origin
+        let shows = self.shows
         router.add(.get, "/hls/{app}/{tag}/{file}", .immediateOrLater { request in
-            guard let id = HLSStreamID(app: request.parameters["app"] ?? "", tag: request.parameters["tag"] ?? "")
-            else { return .response(.status(.notFound)) }
+            let app = request.parameters["app"] ?? ""
+            let tag = request.parameters["tag"] ?? ""
             let file = request.parameters["file"] ?? ""
+            if tag.hasPrefix(MediaToken.prefix) {
+                return Self.show(origin, shows, stream: app, token: tag, file: file, query: request.target.rawQuery)
+            }
+            guard let id = HLSStreamID(app: app, tag: tag) else { return .response(.status(.notFound)) }
             if file == id.playlist + ".m3u8" {
                 return Self.playlist(origin, id, query: request.target.rawQuery)
             }
@@ -116,16 +138,28 @@ final class ServeHLS: Sendable {
             return Self.resource(origin, directory: id.directory, name: file)
         })
         router.add(.get, "/hls/{stream}/{file}", .immediateOrLater { request in
-            let stream = request.parameters["stream"] ?? ""
-            let file = request.parameters["file"] ?? ""
-            if file.hasSuffix(".m3u8") {
-                guard let id = HLSStreamID(show: stream, picture: String(file.dropLast(5))) else {
-                    return .response(.status(.notFound))
-                }
-                return Self.playlist(origin, id, query: request.target.rawQuery)
-            }
-            return Self.resource(origin, directory: stream, name: file)
+            Self.show(origin, shows, stream: request.parameters["stream"] ?? "", token: nil,
+                      file: request.parameters["file"] ?? "", query: request.target.rawQuery)
         })
+    }
+
+    /// A show's playlist or resource, once its media token is checked (before anything is looked up: a refused
+    /// request learns nothing of what exists).
+    private static func show(_ origin: HLSOrigin, _ shows: Locked<ShowServer?>, stream: String, token: String?,
+                             file: String, query: String?) -> HTTPRouter.ImmediateOrLater {
+        guard let server = shows.withLock({ $0 }) else { return .response(.status(.notFound)) }
+        if case .refused(let status, let reason) = server.checkMedia(stream: stream, token: token) {
+            var response = HTTPResponse.status(HTTPStatus(code: status), message: reason)
+            response.headers.add("Cache-Control", "no-store")
+            return .response(response)
+        }
+        if file.hasSuffix(".m3u8") {
+            guard let id = HLSStreamID(show: stream, picture: String(file.dropLast(5))) else {
+                return .response(.status(.notFound))
+            }
+            return playlist(origin, id, query: query)
+        }
+        return resource(origin, directory: stream, name: file)
     }
 
     /// The playlist now, or held (without a task) until it can be answered: the query is parsed and the stream

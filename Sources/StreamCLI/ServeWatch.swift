@@ -4,7 +4,8 @@ import LiveShows
 import WebAssets
 
 /// `stream serve`'s watch page (issue 17): `/watch/{stream}` serves the page of a live show, which plays
-/// `/hls/{stream}/main.m3u8` with Stream's player and talks the live-show protocol on `/v1/streams/{stream}`.
+/// `/hls/{stream}/{token}/main.m3u8` (its session's media token) with Stream's player and talks the live-show
+/// protocol on `/v1/streams/{stream}`.
 /// The page, its script, styles and the player are compiled in (`WebAssets`), served at `/assets/{name}`.
 enum ServeWatch {
     /// Who may embed or script a page (the watch page, a plain publish's player page): only itself; media from blob

@@ -10,6 +10,7 @@ enum LiveShowPeers {
         "afterwards.py": afterwards,
         "load.py": load,
         "slow.py": slow,
+        "media.py": media,
     ]
 
     static let client = #"""
@@ -355,6 +356,93 @@ enum LiveShowPeers {
             assert {"event": "media", "media": "off", "main": None} in bob.events
             print(json.dumps({"cutAfterSeconds": round(cut_after, 3), "refusedExit": refused_status,
                               "newKeyLive": True}))
+
+
+        asyncio.run(main())
+        """#
+
+    static let media = #"""
+        """Issue 34 defect A: a show's LL-HLS is served only with the media token of a session that joined, for
+        that show, its user not banned since. ffmpeg publishes the host's camera; bob and a visitor join; Python's
+        urllib fetches the playlist, init segment and a part with and without tokens, before and after the host
+        bans bob. Writes the tokens to WORK/tokens.json (for the log check) and prints a JSON summary of statuses."""
+        import asyncio, json, re, subprocess, sys, time, urllib.error, urllib.request
+        from liveclient import Client, mint
+
+        BASE, SECRET, WORK = sys.argv[1], open(sys.argv[2]).read().strip(), sys.argv[3]
+        HTTP = BASE.replace("ws://", "http://")
+
+
+        def get(path):
+            try:
+                with urllib.request.urlopen(HTTP + path, timeout=10) as response:
+                    return response.status, response.read()
+            except urllib.error.HTTPError as error:
+                return error.code, error.read()
+
+
+        async def until_ok(path, timeout=20):
+            deadline = time.monotonic() + timeout
+            while True:
+                status, body = await asyncio.to_thread(get, path)
+                if status == 200 or time.monotonic() > deadline:
+                    return status, body
+                await asyncio.sleep(0.1)
+
+
+        async def main():
+            ann = await Client(BASE, "show:media", mint(SECRET, "ann"), label="ann").open()
+            await ann.join()
+            reply = await ann.request("goLive", tiles=["camera"])
+            assert reply["ok"], reply
+            grant = reply["grants"][0]
+            camera = subprocess.Popen(["ffmpeg", "-nostdin", "-loglevel", "warning", "-re", "-f", "lavfi", "-i",
+                                       "testsrc2=size=320x240:rate=15", "-t", "40", "-c:v", "libx264", "-preset",
+                                       "ultrafast", "-tune", "zerolatency", "-g", "15", "-f", "flv",
+                                       grant["url"] + "/" + grant["key"]],
+                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                      stderr=open(f"{WORK}/ffmpeg-camera.log", "w"))
+            bob = await Client(BASE, "show:media", mint(SECRET, "bob"), label="bob").open()
+            visitor = await Client(BASE, "show:media", label="visitor").open()
+            await bob.join()
+            await visitor.join()
+            tokens = {c.label: c.welcome["access"]["token"] for c in (ann, bob, visitor)}
+            with open(f"{WORK}/tokens.json", "w") as out:
+                json.dump(tokens, out)
+            paths = {who: f"/hls/show:media/{token}/" for who, token in tokens.items()}
+            result = {"distinct": len(set(tokens.values())),
+                      "expiresIn": round(bob.welcome["access"]["expiresAt"] / 1000 - time.time())}
+
+            status, body = await until_ok(paths["bob"] + "main.m3u8")
+            result["bob playlist"] = status
+            playlist = body.decode()
+            init = re.search(r'#EXT-X-MAP:URI="([^"]+)"', playlist).group(1)
+            part = re.findall(r'#EXT-X-PART:[^\n]*URI="([^"]+)"', playlist)[-1]
+            result["bob init"] = get(paths["bob"] + init)[0]
+            result["bob part"] = get(paths["bob"] + part)[0]
+            result["visitor playlist"] = get(paths["visitor"] + "main.m3u8")[0]
+            result["no token playlist"] = get("/hls/show:media/main.m3u8")[0]
+            result["no token init"] = get("/hls/show:media/" + init)[0]
+            result["bob token, other show"] = get(f"/hls/show:other/{tokens['bob']}/main.m3u8")[0]
+
+            assert (await ann.request("ban", user="bob"))["ok"]
+            result["bob closed"] = await bob.closed()
+            status, body = get(paths["bob"] + "main.m3u8")
+            result["bob playlist after ban"] = status
+            result["bob refusal"] = body.decode().strip()
+            result["bob init after ban"] = get(paths["bob"] + init)[0]
+            result["bob part after ban"] = get(paths["bob"] + part)[0]
+            result["visitor playlist after ban"] = get(paths["visitor"] + "main.m3u8")[0]
+            result["ann playlist after ban"] = get(paths["ann"] + "main.m3u8")[0]
+
+            # A show for signed-in users only: a visitor may not watch and gets no token.
+            stranger = await Client(BASE, "private:media", label="stranger").open()
+            refused = await stranger.join()
+            result["stranger private"] = refused["error"]["code"]
+            result["stranger token"] = "access" in refused
+            assert (await ann.request("end"))["ok"]
+            camera.wait(timeout=10)
+            print(json.dumps(result))
 
 
         asyncio.run(main())

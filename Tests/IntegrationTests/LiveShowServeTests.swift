@@ -71,6 +71,33 @@ import Testing
         #expect(summary.hasPrefix(#"{"checks": "#), "\(summary)")
     }
 
+    /// Issue 34 defect A: a show's LL-HLS opens only with a joined session's media token, for that show, until its
+    /// user is banned (403); without one, or another show's, 401; the tokens never reach the log.
+    @Test func aShowsMediaNeedsTheTokenOfASessionThatJoined() throws {
+        let served = try Served()
+        let summary = try served.python("media.py", [served.work.path], timeout: 90)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any],
+                                  "\(summary)")
+        let expected: [String: Int] = [
+            "distinct": 3, "bob playlist": 200, "bob init": 200, "bob part": 200, "visitor playlist": 200,
+            "no token playlist": 401, "no token init": 401, "bob token, other show": 401,
+            "bob closed": 4403, "bob playlist after ban": 403, "bob init after ban": 403,
+            "bob part after ban": 403, "visitor playlist after ban": 200, "ann playlist after ban": 200,
+        ]
+        for (name, value) in expected.sorted(by: { $0.key < $1.key }) {
+            #expect(report[name] as? Int == value, "\(name): \(report[name] ?? "missing")")
+        }
+        #expect((590...600).contains(report["expiresIn"] as? Int ?? 0), "\(report["expiresIn"] ?? "missing")")
+        #expect((report["bob refusal"] as? String)?.contains("banned") == true, "\(report["bob refusal"] ?? "")")
+        #expect(report["stranger private"] as? String == "unauthorized" && report["stranger token"] as? Bool == false)
+        let tokens = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: served.work.file("tokens.json")))) as? [String: String])
+        var log = (try? String(contentsOfFile: served.work.file("serve-1.err"), encoding: .utf8)) ?? ""
+        while let line = try? served.process?.readLine(timeout: 0.5) { log += line + "\n" }
+        #expect(log.contains("LL-HLS: "), "the standard output was not read: \(log.suffix(500))")
+        for (who, token) in tokens { #expect(!log.contains(token), "\(who)'s media token reached the log") }
+    }
+
     /// ffmpeg publishes with the URL and key from `ingest()`: live with the OBS tile; `ingest(renew: true)` cuts
     /// it within a second and refuses the old key; the new key works; `end()` cuts it again.
     @Test func ffmpegGoesLiveWithTheIngestKeyAndIsCutAfterRenew() throws {

@@ -261,7 +261,7 @@ import Testing
 
     /// The host of `show:hls`: goes live with a camera and a screen (ffmpeg publishes a file to each grant, `-c
     /// copy`), waits for the show's default main picture (the screen), chooses the camera, then ends the show.
-    /// Prints "live" and "switched" as it goes, then a JSON summary.
+    /// Prints "live" and its media token, then "switched", then a JSON summary.
     static let host = #"""
         import asyncio, json, subprocess, sys
         from liveclient import Client, mint
@@ -289,7 +289,7 @@ import Testing
             camera = publish(grants["camera"], CAMERA, f"{WORK}/ffmpeg-camera.log")
             screen = publish(grants["screen"], SCREEN, f"{WORK}/ffmpeg-screen.log")
             await ann.wait(lambda c: tiles(c, "screen"), timeout=20, what="both tiles, the screen as main")
-            print("live", flush=True)
+            print("live " + ann.welcome["access"]["token"], flush=True)
             await asyncio.sleep(8)
             assert (await ann.request("setMain", tile="camera"))["ok"]
             await ann.wait(lambda c: tiles(c, "camera"), timeout=10, what="the camera as main")
@@ -337,11 +337,22 @@ import Testing
                                          errorLog: work.file("host.err"))
         defer { host.stop() }
         let live = try await offPool { try host.readLine(timeout: 40) }
-        #expect(live == "live", "\(work.file("host.err"))")
-        let base = "http://127.0.0.1:\(server.httpPort)/hls/show:hls/"
-        // The addresses stream serve printed: the two tiles and the main picture.
+        #expect(live.hasPrefix("live m1."), "\(work.file("host.err"))")
+        let token = String(live.dropFirst(5))
+        let base = "http://127.0.0.1:\(server.httpPort)/hls/show:hls/\(token)/"
+        // The addresses stream serve printed: the two tiles and the main picture, with a place for the token
+        // (never one).
         let printed = try Set((0..<3).map { try server.hlsAddress($0) })
-        #expect(printed == Set(["main", "camera", "screen"].map { base + $0 + ".m3u8" }))
+        #expect(printed == Set(["main", "camera", "screen"].map {
+            "http://127.0.0.1:\(server.httpPort)/hls/show:hls/TOKEN/\($0).m3u8 "
+                + "(TOKEN: the media token of a session that joined)"
+        }))
+        // Without the token (or with one altered) nothing of the show is served, not even whether it exists.
+        for path in ["show:hls/main.m3u8", "show:hls/camera.m3u8", "show:nothing/main.m3u8",
+                     "show:hls/m1.\(token.dropFirst(4))/main.m3u8", "show:other/\(token)/main.m3u8"] {
+            let status = try Self.head("http://127.0.0.1:\(server.httpPort)/hls/" + path).status
+            #expect(status == 401, "\(path): \(status)")
+        }
 
         let saved = try TemporaryDirectory("hls-show-playlists")
         async let readers = offPool {
@@ -391,5 +402,6 @@ import Testing
             #expect(try Self.curl(base + name + ".m3u8").hasSuffix("#EXT-X-ENDLIST\n"), "\(name)")
         }
         #expect(!server.log.contains("grant_"), "a publish grant reached the log")
+        #expect(!server.log.contains(token), "a media token reached the log")
     }
 }

@@ -13,9 +13,17 @@ struct LiveCodecServerMessageTests {
                            pinned: message, slow: 10, reactions: Reaction.allCases),
         you: SessionStanding(user: "bob", name: "Bob", role: .viewer, canWrite: true),
         chat: ChatSync(epoch: "6f1c", seq: 44, reset: false, messages: [visitorMessage], deleted: [41]))
+    static let access = MediaAccess(token: "m1.1764500000.1764500600.Ym9i.q83vEjRWeJC8Xl2Xk5aXmQ",
+                                    expiresAt: 1_764_500_600_000)
+    static var welcomeWithAccess: Welcome {
+        var welcome = welcome
+        welcome.access = access
+        return welcome
+    }
 
     static let every: [ServerMessage] = [
         .reply(id: 1, .success(.welcome(welcome))),
+        .reply(id: 1, .success(.welcome(welcomeWithAccess))),
         .reply(id: 2, .success(.message(message))),
         .reply(id: 3, .success(.grants([PublishGrant(tile: .camera, url: "rtmp://127.0.0.1:1935/live",
                                                      key: "grant_x", expiresAt: 1_764_500_060_000)]))),
@@ -28,7 +36,7 @@ struct LiveCodecServerMessageTests {
         .event(.tiles([.camera, .screen], main: .screen)), .event(.viewers(2000)), .event(.message(message)),
         .event(.message(visitorMessage)), .event(.deleted(id: 43, seq: 45)), .event(.cleared(seq: 46)),
         .event(.pinned(message)), .event(.pinned(nil)), .event(.slow(30)), .event(.reactions([.heart: 3, .fire: 1])),
-        .event(.you(standing)), .event(.ended(.banned)),
+        .event(.you(standing)), .event(.ended(.banned)), .event(.access(access)),
     ]
 
     /// What the server encodes, a client decodes to the same message, for every reply and event.
@@ -57,6 +65,12 @@ struct LiveCodecServerMessageTests {
         (.reply(id: 6, .success(.done)), #"{"reply":6,"ok":true}"#),
         (.event(.ended(.kicked)), #"{"event":"ended","reason":"kicked"}"#),
         (.reply(id: 1, .success(.welcome(welcome))), welcomeText),
+        (.reply(id: 1, .success(.welcome(welcomeWithAccess))),
+         String(welcomeText.dropLast()) + #","access":{"token":"m1.1764500000.1764500600.Ym9i.q83vEjRWeJC8Xl2Xk5aXmQ","#
+            + #""expiresAt":1764500600000}}"#),
+        (.event(.access(access)),
+         #"{"event":"access","access":{"token":"m1.1764500000.1764500600.Ym9i.q83vEjRWeJC8Xl2Xk5aXmQ","#
+            + #""expiresAt":1764500600000}}"#),
     ]
 
     /// The exact text of the examples in docs/live-protocol.md.

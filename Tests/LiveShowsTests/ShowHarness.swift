@@ -18,6 +18,8 @@ struct ShowHarness {
     var members: Set<SessionID> = []
     var closed: [SessionID] = []
     var cuts: [String?] = []
+    /// Users whose media tokens a ban revoked, in order.
+    var revokedMedia: [String] = []
     var directory = IngestDirectory()
     /// When true, writes wait in ``held`` until ``releaseCommits()``.
     var holdCommits = false
@@ -76,6 +78,8 @@ struct ShowHarness {
                 directory.update(show.name, entry)
             case .cutPublishers(let keyHash):
                 cuts.append(keyHash)
+            case .revokeMedia(let user):
+                revokedMedia.append(user)
             }
         }
     }

@@ -122,12 +122,14 @@ struct ShowModerationTests {
         #expect(harness.welcome(7, "eve").you.role == .viewer)
     }
 
-    /// Ban closes every session with `ended(banned)` and refuses the user until unbanned.
+    /// Ban closes every session with `ended(banned)`, revokes the user's media tokens, and refuses the user until
+    /// unbanned.
     @Test func banClosesAndRefusesUntilUnbanned() {
         var harness = Self.room()
         #expect(harness.ask(1, .ban(user: "eve")) == .success(.done))
         #expect(harness.events(4) == [.ended(.banned)])
         #expect(harness.closed == [SessionID(4)])
+        #expect(harness.revokedMedia == ["eve"])
         guard case .failure(let refused) = harness.join(6, "eve") else { Issue.record("a banned user joined"); return }
         #expect(refused == ShowError(.banned, "you are banned from show:mugs"))
         #expect(harness.ask(2, .unban(user: "eve")) == .success(.done))

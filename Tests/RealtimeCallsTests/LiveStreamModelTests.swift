@@ -26,6 +26,18 @@ struct LiveStreamModelTests {
         #expect(model.tiles == [.camera] && model.main == .camera && model.reactionKinds == [.heart])
     }
 
+    /// The media grant comes with the welcome and is replaced by each `access` event (issue 34 defect A).
+    @Test func theMediaTokenFollowsTheWelcomeAndItsRenewals() {
+        var model = LiveStreamModel(name: "show:mugs")
+        var welcome = Self.welcome(seq: 0, reset: true, messages: [])
+        welcome.access = MediaAccess(token: "m1.first", expiresAt: 1_764_500_600_000)
+        _ = model.apply(welcome)
+        #expect(model.access?.token == "m1.first")
+        let renewed = MediaAccess(token: "m1.second", expiresAt: 1_764_500_900_000)
+        #expect(model.apply(.access(renewed)) == [.changed])
+        #expect(model.access == renewed)
+    }
+
     @Test func eventsAtOrBelowThePositionAreNotAppliedTwice() {
         var model = LiveStreamModel(name: "show:mugs")
         _ = model.apply(Self.welcome(seq: 3, reset: true, messages: [Self.message(3)]))

@@ -18,14 +18,16 @@ struct ShowServerTests {
             .signed(with: secret)
     }
 
-    static func server(directory: String, cuts: Locked<[Set<UInt64>]>? = nil) async throws -> ShowServer {
+    static func server(directory: String, cuts: Locked<[Set<UInt64>]>? = nil,
+                       mediaTokenLifetime: Duration = .seconds(600)) async throws -> ShowServer {
         let catalog = try ShowsFile.catalog(from: Array("""
             {"streams": [{"pattern": "show:{id}", "hosts": ["ann"], "mods": ["{id}"], "users": "viewer",
                           "visitors": "read_only", "reactions": true}]}
             """.utf8))
         let server = try ShowServer(configuration: .init(
             catalog: catalog, secret: secret,
-            makeStore: { () throws(StoreError) -> any ShowStore in try SQLiteShowStore(directory: directory) }))
+            makeStore: { () throws(StoreError) -> any ShowStore in try SQLiteShowStore(directory: directory) },
+            mediaTokenLifetime: mediaTokenLifetime))
         try await server.start(ingestURL: "rtmp://127.0.0.1:1935/live")
         if let cuts { server.setPublisherDisconnector { ids in cuts.withLock { $0.append(ids) } } }
         return server

@@ -59,7 +59,7 @@ final class LiveStreamVideoView: UIView {
 
     private func update(_ model: LiveStreamModel, server: String, tile: TileKind?) {
         let next = LiveVideoPlan.decide(server: server, stream: model.name, state: model.state, tiles: model.tiles,
-                                        chosen: tile)
+                                        chosen: tile, access: model.access)
         guard next != plan else { return }
         plan = next
         switch next {

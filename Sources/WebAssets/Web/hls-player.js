@@ -153,11 +153,21 @@
       this.controller = new AbortController();
     }
 
+    /**
+     * Fetches from a new playlist URL from now on (a renewed media token in its path): parts are named relative
+     * to the playlist, so they follow. The browser's own HLS keeps its URL until it fails, then reports 'error'.
+     * @param {string} url the media playlist's URL
+     */
+    setURL(url) {
+      this.url = new URL(url, global.location.href).href;
+    }
+
     /** Starts playing; resolves when the stream ends or the player is stopped. */
     async start() {
       const MediaSourceType = global.ManagedMediaSource || global.MediaSource;
       if (!MediaSourceType) {
         // No Media Source: the browser's own HLS (Safari plays LL-HLS natively).
+        this.video.addEventListener('error', () => { if (!this.stopped) this.setState('error'); });
         this.video.src = this.url;
         this.setState('playing');
         return;

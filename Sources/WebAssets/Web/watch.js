@@ -50,7 +50,7 @@
 
   const model = {
     show: null, you: null, state: null, media: 'off', viewers: 0, pinned: null, slow: 0, reactions: [],
-    epoch: null, seq: 0, messages: new Map(), slowUntil: 0, over: null,
+    epoch: null, seq: 0, messages: new Map(), slowUntil: 0, over: null, access: null,
   };
 
   // MARK: Words
@@ -195,6 +195,7 @@
     model.reactions = show.reactions || [];
     model.main = show.main;
     model.media = show.main ? 'on' : 'off';
+    setAccess(reply.access);
     const chat = reply.chat;
     if (chat.reset) {
       model.messages = new Map();
@@ -258,6 +259,7 @@
       case 'ended':
         finish(ENDED_WORDS[event.reason] || 'You are out of the stream.', event.reason === 'kicked');
         break;
+      case 'access': setAccess(event.access); break;
       default: break;
     }
   }
@@ -321,12 +323,31 @@
     els.curtain.hidden = false;
   }
 
+  // ?mode=plain plays the plain HLS playlist (no LL-HLS tags) as a player without LL-HLS would (whole segments,
+  // three target durations behind), for comparison.
+  const plainMode = new URLSearchParams(location.search).get('mode') === 'plain';
+
+  /** The main picture's playlist, with this session's media token in its path; null before a welcome gave one. */
+  function playlistURL() {
+    if (!model.access) return null;
+    return '/hls/' + encodeURIComponent(name) + '/' + encodeURIComponent(model.access.token) + '/main.m3u8'
+      + (plainMode ? '?mode=plain' : '');
+  }
+
+  /** A new media token (welcome or renewal): the player's next requests carry it. */
+  function setAccess(access) {
+    model.access = access || null;
+    if (player && model.access) player.setURL(playlistURL());
+  }
+
   function startPlayer() {
     clearTimeout(restartTimer);
-    // ?mode=plain plays the plain HLS playlist (no LL-HLS tags) as a player without LL-HLS would (whole segments,
-    // three target durations behind), for comparison.
-    const plain = new URLSearchParams(location.search).get('mode') === 'plain';
-    const url = '/hls/' + encodeURIComponent(name) + '/main.m3u8' + (plain ? '?mode=plain' : '');
+    const url = playlistURL();
+    if (!url) {
+      curtain('This server gave no media token: the picture cannot be fetched.');
+      return;
+    }
+    const plain = plainMode;
     const started = new StreamHLSPlayer(els.video, url, { lowLatency: !plain });
     player = started;
     window.streamPlayer = started;
