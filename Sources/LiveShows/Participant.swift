@@ -26,8 +26,10 @@ public struct Participant: Sendable, Hashable {
         self.name = name
     }
 
-    /// The key distinct watchers are counted by: the user id, or for a visitor (who has none) the session.
+    /// The key distinct watchers are counted (and slow mode and reactions limited) by: the user id's bytes in hex
+    /// (two ids that differ in bytes are two people, however alike they look: ``UserID``), or for a visitor (who has
+    /// none) the session.
     func watcherKey(session: SessionID) -> String {
-        user.map { "u:" + $0 } ?? "s:\(session.value)"
+        user.map { "u:" + Hex.encode($0.utf8) } ?? "s:\(session.value)"
     }
 }

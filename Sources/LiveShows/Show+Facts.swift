@@ -32,16 +32,16 @@ extension Show {
             slow = seconds
             effects.append(.broadcast(.event(.slow(seconds))))
         case .banned(let user):
-            bans.insert(user)
+            bans.insert(UserID(user))
             endSessions(of: user, .banned, now: now, into: &effects)
             effects.append(.revokeMedia(user: user))
         case .unbanned(let user):
-            bans.remove(user)
+            bans.remove(UserID(user))
         case .kicked(let user):
             endSessions(of: user, .kicked, now: now, into: &effects)
         case .timedOut(let user, let until):
-            timeouts[user] = until
-            for session in sessionsByUser[user] ?? [] {
+            timeouts[UserID(user)] = until
+            for session in sessionsByUser[UserID(user)] ?? [] {
                 if let state = sessions[session] {
                     effects.append(.send(session, .event(.you(standing(of: state, now: now)))))
                 }
@@ -79,7 +79,7 @@ extension Show {
 
     private mutating func endSessions(of user: String, _ reason: EndReason, now: Int64,
                                       into effects: inout [ShowEffect]) {
-        for session in sessionsByUser[user] ?? [] {
+        for session in sessionsByUser[UserID(user)] ?? [] {
             end(session, reason, now: now, into: &effects)
         }
     }

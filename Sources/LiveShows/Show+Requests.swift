@@ -65,7 +65,7 @@ extension Show {
             guard let message = chat.message(messageID) else {
                 throw ShowError(.invalid, "no message \(messageID) in the chat")
             }
-            if message.user != state.participant.user { try requireMayActOn(message.user, state) }
+            if !UserID.same(message.user, state.participant.user) { try requireMayActOn(message.user, state) }
             return [persist(.deleteMessage(id: messageID), for: session, requestID: id, reply: .fixed(.done))]
         case .pin(let messageID):
             try requireModerator(state, "pin messages")
@@ -150,7 +150,7 @@ extension Show {
 
     /// A timed-out user may not write: `timeout`, with the seconds left.
     private func requireNotTimedOut(_ state: Session, now: Int64, _ reason: String) throws(ShowError) {
-        if let user = state.participant.user, let until = timeouts[user], until > now {
+        if let user = state.participant.user, let until = timeouts[UserID(user)], until > now {
             throw ShowError(.timeout, reason, retryAfter: Self.seconds(until - now))
         }
     }

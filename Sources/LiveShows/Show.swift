@@ -44,7 +44,7 @@ public struct Show: Sendable {
     }
 
     var sessions: [SessionID: Session] = [:]
-    var sessionsByUser: [String: Set<SessionID>] = [:]
+    var sessionsByUser: [UserID: Set<SessionID>] = [:]
     var presence = Presence()
     var viewersAnnouncer: Coalescer
     var announcedViewers = 0
@@ -52,8 +52,8 @@ public struct Show: Sendable {
     var chat: ChatLog
     var pinned: ChatMessage?
     var slow: Int
-    var bans: Set<String>
-    var timeouts: [String: Int64]
+    var bans: Set<UserID>
+    var timeouts: [UserID: Int64]
     var ingestKey: IngestKeyRecord?
     var media: MediaRecord
 
@@ -149,7 +149,7 @@ public struct Show: Sendable {
             let reason = participant.user == nil ? "sign in to watch \(name)" : "you may not watch \(name)"
             return [.send(session, .reply(id: requestID, .failure(ShowError(.unauthorized, reason)))), .close(session)]
         }
-        if let user = participant.user, bans.contains(user) {
+        if let user = participant.user, bans.contains(UserID(user)) {
             return [.send(session, .reply(id: requestID, .failure(ShowError(.banned, "you are banned from \(name)")))),
                     .close(session)]
         }
@@ -157,7 +157,7 @@ public struct Show: Sendable {
         sessions[session] = Session(participant: participant, role: role,
                                     watcherKey: role == .host ? nil : watcherKey, senderKey: watcherKey,
                                     requests: TokenBucket(rate: configuration.requestRate, now: now))
-        if let user = participant.user { sessionsByUser[user, default: []].insert(session) }
+        if let user = participant.user { sessionsByUser[UserID(user), default: []].insert(session) }
         var effects: [ShowEffect] = []
         if role != .host { changePresence(watcherKey, by: 1, now: now, into: &effects) }
         let welcome = Welcome(show: snapshot, you: standing(of: sessions[session]!, now: now),
@@ -224,7 +224,7 @@ public struct Show: Sendable {
     // MARK: Helpers shared by the extensions
 
     func standing(of session: Session, now: Int64) -> SessionStanding {
-        let until = session.participant.user.flatMap { timeouts[$0] }.flatMap { $0 > now ? $0 : nil }
+        let until = session.participant.user.flatMap { timeouts[UserID($0)] }.flatMap { $0 > now ? $0 : nil }
         return SessionStanding(user: session.participant.user, name: session.participant.name, role: session.role,
                                canWrite: session.role.writes && until == nil, timeoutUntil: until)
     }
@@ -247,11 +247,11 @@ public struct Show: Sendable {
     mutating func forget(_ session: SessionID, now: Int64, into effects: inout [ShowEffect]) {
         guard let state = sessions.removeValue(forKey: session) else { return }
         if let user = state.participant.user {
-            sessionsByUser[user]?.remove(session)
-            if sessionsByUser[user]?.isEmpty == true { sessionsByUser[user] = nil }
+            sessionsByUser[UserID(user)]?.remove(session)
+            if sessionsByUser[UserID(user)]?.isEmpty == true { sessionsByUser[UserID(user)] = nil }
         }
         if let key = state.watcherKey { changePresence(key, by: -1, now: now, into: &effects) }
-        let senderStillHere = state.participant.user.map { sessionsByUser[$0] != nil } ?? false
+        let senderStillHere = state.participant.user.map { sessionsByUser[UserID($0)] != nil } ?? false
         if !senderStillHere {
             if let bucket = reactionBuckets[state.senderKey],
                bucket.isFull(rate: configuration.reactionRate, now: now) {

@@ -12,8 +12,8 @@ public struct ShowLedger: Sendable {
         var deleted: Set<Int64> = []
         var pinned: Int64?
         var slow = 0
-        var bans: Set<String> = []
-        var timeouts: [String: Int64] = [:]
+        var bans: Set<UserID> = []
+        var timeouts: [UserID: Int64] = [:]
         var ingestKey: IngestKeyRecord?
         var media = MediaRecord()
     }
@@ -74,13 +74,13 @@ public struct ShowLedger: Sendable {
             book.slow = seconds
             return .success(.slow(seconds))
         case .ban(let user):
-            book.bans.insert(user)
+            book.bans.insert(UserID(user))
             return .success(.banned(user: user))
         case .unban(let user):
-            book.bans.remove(user)
+            book.bans.remove(UserID(user))
             return .success(.unbanned(user: user))
         case .timeout(let user, let until):
-            book.timeouts[user] = until
+            book.timeouts[UserID(user)] = until
             return .success(.timedOut(user: user, until: until))
         case .kick(let user):
             return .success(.kicked(user: user))

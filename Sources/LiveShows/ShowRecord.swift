@@ -13,9 +13,9 @@ public struct ShowRecord: Sendable, Hashable {
     /// Slow mode in seconds.
     public var slow: Int
     /// Banned user ids.
-    public var bans: Set<String>
+    public var bans: Set<UserID>
     /// Timeouts that have not ended: user id → end (milliseconds since 1970).
-    public var timeouts: [String: Int64]
+    public var timeouts: [UserID: Int64]
     /// The OBS key, if one was made.
     public var ingestKey: IngestKeyRecord?
     /// The pictures. After a restart no publisher is connected, so a store opened fresh loads no tiles.
@@ -23,7 +23,7 @@ public struct ShowRecord: Sendable, Hashable {
 
     /// Creates a record.
     public init(epoch: String, seq: Int64 = 0, history: [ChatMessage] = [], pinned: ChatMessage? = nil,
-                slow: Int = 0, bans: Set<String> = [], timeouts: [String: Int64] = [:],
+                slow: Int = 0, bans: Set<UserID> = [], timeouts: [UserID: Int64] = [:],
                 ingestKey: IngestKeyRecord? = nil, media: MediaRecord = MediaRecord()) {
         self.epoch = epoch
         self.seq = seq

@@ -99,8 +99,8 @@ public enum ShowsFile {
             self.options = StreamOptions(reactions: reactions)
             self.rule = { user, captured in
                 guard let user else { return visitors }
-                if hosts.contains(where: { $0.expand(captured) == user }) { return .host }
-                if mods.contains(where: { $0.expand(captured) == user }) { return .mod }
+                if hosts.contains(where: { UserID.same($0.expand(captured), user) }) { return .host }
+                if mods.contains(where: { UserID.same($0.expand(captured), user) }) { return .mod }
                 return users
             }
         }

@@ -145,10 +145,10 @@ public final class SQLiteShowStore: ShowStore {
         record.history.reverse()
         if let pinnedID { record.pinned = try message(name, pinnedID, includingDeleted: true) }
         let bans = try database.statement("SELECT user FROM bans WHERE show = ?").bind(.text(name))
-        while try bans.step() { record.bans.insert(bans.text(0)) }
+        while try bans.step() { record.bans.insert(UserID(bans.text(0))) }
         let timeouts = try database.statement("SELECT user, until FROM timeouts WHERE show = ? AND until > ?")
             .bind(.text(name), .integer(now))
-        while try timeouts.step() { record.timeouts[timeouts.text(0)] = timeouts.integer(1) }
+        while try timeouts.step() { record.timeouts[UserID(timeouts.text(0))] = timeouts.integer(1) }
         return record
     }
 

@@ -1,5 +1,6 @@
 import Identity
 import LiveProtocol
+import LiveShows
 import Locking
 
 /// Whether a request for a show's media may have it.
@@ -24,7 +25,8 @@ final class MediaGate: Sendable {
 
     private struct Revocation: Hashable {
         var stream: String
-        var user: String
+        /// By bytes, as bans are (``UserID``).
+        var user: UserID
     }
 
     private let key: [UInt8]
@@ -49,7 +51,9 @@ final class MediaGate: Sendable {
     func issue(stream: String, user: String?, now: Int64) -> MediaAccess {
         let seconds = now / 1000
         // Never at or before a revocation of the same user (an unban and a new join within the ban's second).
-        let revokedAt = user.flatMap { user in revocations.withLock { $0[Revocation(stream: stream, user: user)] } }
+        let revokedAt = user.flatMap { user in
+            revocations.withLock { $0[Revocation(stream: stream, user: UserID(user))] }
+        }
         let issuedAt = max(seconds, (revokedAt ?? -1) + 1)
         let token = MediaToken(stream: stream, user: user, issuedAt: issuedAt, expiresAt: seconds + lifetime)
         return MediaAccess(token: token.signed(with: key), expiresAt: (seconds + lifetime) * 1000)
@@ -68,7 +72,7 @@ final class MediaGate: Sendable {
             return .refused(status: 401, reason: error.reason)
         }
         if let user = granted.user,
-           let revokedAt = revocations.withLock({ $0[Revocation(stream: stream, user: user)] }),
+           let revokedAt = revocations.withLock({ $0[Revocation(stream: stream, user: UserID(user))] }),
            granted.issuedAt <= revokedAt {
             return .refused(status: 403, reason: "this media token was revoked: its user is banned from "
                                 + "\(stream.prefix(128))")
@@ -80,7 +84,7 @@ final class MediaGate: Sendable {
     func revoke(stream: String, user: String, now: Int64) {
         let seconds = now / 1000
         let forgotten: Int64? = revocations.withLock { table in
-            table[Revocation(stream: stream, user: user)] = seconds
+            table[Revocation(stream: stream, user: UserID(user))] = seconds
             guard table.count > Self.maximumRevocations else { return nil }
             // Revocations older than a lifetime revoke nothing more: every token they covered has expired.
             table = table.filter { seconds - $0.value <= lifetime }

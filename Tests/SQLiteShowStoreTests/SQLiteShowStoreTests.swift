@@ -13,7 +13,8 @@ struct SQLiteShowStoreTests {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(bound))
         }
-        let users = ["ann", "bob", "eve", nil, "zoë"]
+        // "zoë" twice: precomposed and decomposed, one string to Swift's == but two users (issue 34 item 1).
+        let users = ["ann", "bob", "eve", nil, "zo\u{EB}", "zoe\u{308}"]
         var writes: [(String, StoreWrite)] = []
         for index in 0..<count {
             let show = next(3) == 0 ? "show:cups" : "show:mugs"
@@ -36,6 +37,17 @@ struct SQLiteShowStoreTests {
             writes.append((show, write))
         }
         return writes
+    }
+
+    /// Bans and timeouts are kept by the user id's bytes: of two canonically equivalent ids, only the one named.
+    @Test func bansAndTimeoutsAreKeptByTheBytesOfTheUserID() throws {
+        let directory = try TemporaryDirectory("sqlite-store")
+        let store = try SQLiteShowStore(directory: directory.path)
+        _ = try store.commit([("show:mugs", .ban(user: "zo\u{EB}")),
+                              ("show:mugs", .timeout(user: "zoe\u{308}", until: 9000))])
+        let record = try store.load("show:mugs", historyLimit: 10, now: 1000)
+        #expect(record.bans == [UserID("zo\u{EB}")] && !record.bans.contains(UserID("zoe\u{308}")))
+        #expect(record.timeouts == [UserID("zoe\u{308}"): 9000] && record.timeouts[UserID("zo\u{EB}")] == nil)
     }
 
     /// Whatever order and batching, the SQLite store answers every write as the reference ledger does, and loads
