@@ -1,7 +1,8 @@
 import FLV
 
 /// A publish's media as the ingest receives it, for what packages it further (LL-HLS). Stream keys appear only as
-/// ``StreamKeyTag``s.
+/// tags: ``StreamKeyTag/media(_:app:key:)`` when the server has a ``RTMPServer/Configuration/mediaTagKey``, else
+/// ``StreamKeyTag/tag(_:)``.
 public enum IngestMediaEvent: Sendable {
     /// A publisher went live on `app` with the key tagged `keyTag`.
     case publishStarted(app: String, keyTag: String)

@@ -42,9 +42,14 @@ final class LiveStream {
     /// The recording of the current publish, when the server records.
     var recording: StreamRecording?
 
-    init(key: Key) {
+    /// The tag its media events carry: ``StreamKeyTag/media(_:app:key:)`` with the server's media tag key, else
+    /// ``keyTag``.
+    let mediaTag: String
+
+    init(key: Key, mediaTagKey: [UInt8]?) {
         self.key = key
         self.keyTag = StreamKeyTag.tag(key.name)
+        mediaTag = mediaTagKey.map { StreamKeyTag.media(key.name, app: key.app, key: $0) } ?? keyTag
     }
 
     var isLive: Bool { publisher != nil }

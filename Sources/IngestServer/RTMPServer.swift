@@ -51,6 +51,9 @@ public final class RTMPServer: Sendable {
         /// Receives every publish's media as it arrives (on the loop thread: keep it quick), e.g. for LL-HLS.
         /// Nil by default.
         public var onMedia: (@Sendable (IngestMediaEvent) -> Void)?
+        /// The key of the tags ``onMedia`` names publishes by (``StreamKeyTag/media(_:app:key:)``, 128 bits, for
+        /// addresses anyone may ask for); nil: the short log tag (``StreamKeyTag/tag(_:)``).
+        public var mediaTagKey: [UInt8]?
 
         /// Creates a configuration with the defaults of `stream serve`.
         public init(listen: (host: String, port: Int)? = ("127.0.0.1", 1935),

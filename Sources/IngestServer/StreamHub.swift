@@ -83,6 +83,11 @@ final class StreamHub {
 
     func authorizePublish(app: String, name: String, peer: String) -> (allowed: Bool, statusCode: String) {
         let tag = StreamKeyTag.tag(name)
+        // An empty key is no key: every such publish would share one address anyone can guess.
+        guard !name.isEmpty else {
+            emit(.publishRefused(app: app, keyTag: tag, peer: peer, reason: "an empty stream key"))
+            return (false, "NetStream.Publish.BadName")
+        }
         guard configuration.applications.isEmpty || configuration.applications.contains(app) else {
             emit(.publishRefused(app: app, keyTag: tag, peer: peer, reason: "unknown application"))
             return (false, "NetStream.Publish.BadName")
@@ -122,7 +127,7 @@ final class StreamHub {
         }
         statistics.update { $0.publishers += 1 }
         emit(.publishStarted(app: app, keyTag: stream.keyTag, peer: connection.peer))
-        configuration.onMedia?(.publishStarted(app: app, keyTag: stream.keyTag))
+        configuration.onMedia?(.publishStarted(app: app, keyTag: stream.mediaTag))
         if let directory = configuration.recordDirectory {
             stream.recording = StreamRecording(directory: directory, format: configuration.recordFormat, app: app,
                                                keyTag: stream.keyTag, emit: emit)
@@ -136,7 +141,7 @@ final class StreamHub {
         if let id = gatePublishing.removeValue(forKey: stream.key) { configuration.publishGate?.stopped(id) }
         statistics.update { $0.publishers -= 1 }
         emit(.publishStopped(app: stream.key.app, keyTag: stream.keyTag, peer: connection.peer))
-        configuration.onMedia?(.publishStopped(app: stream.key.app, keyTag: stream.keyTag))
+        configuration.onMedia?(.publishStopped(app: stream.key.app, keyTag: stream.mediaTag))
         stream.recording?.finish()
         stream.recording = nil
         if stream.isEmpty { streams[stream.key] = nil }
@@ -161,7 +166,7 @@ final class StreamHub {
     }
 
     func relay(_ message: MediaMessage, in stream: LiveStream) {
-        configuration.onMedia?(.tag(app: stream.key.app, keyTag: stream.keyTag, message.flvTag))
+        configuration.onMedia?(.tag(app: stream.key.app, keyTag: stream.mediaTag, message.flvTag))
         var budgetShare: Int?
         if !stream.players.isEmpty && queuedBytesMayExceedBudget() {
             // Every player's queue, against the server's budget: past it, players holding more than an even share
@@ -198,7 +203,7 @@ final class StreamHub {
     private func stream(app: String, name: String) -> LiveStream {
         let key = LiveStream.Key(app: app, name: name)
         if let existing = streams[key] { return existing }
-        let made = LiveStream(key: key)
+        let made = LiveStream(key: key, mediaTagKey: configuration.mediaTagKey)
         streams[key] = made
         return made
     }

@@ -14,4 +14,17 @@ public enum StreamKeyTag {
         }
         return "#" + hex.joined()
     }
+
+    /// The length of a ``media(_:app:key:)`` tag in hex digits (128 bits).
+    public static let mediaTagLength = 32
+
+    /// The unguessable tag of a publish's media addresses (LL-HLS `/hls/{app}/{tag}/`): HMAC-SHA256 with a key of
+    /// the server's own, over the application and the stream key, cut to 128 bits, in lowercase hex. Unlike
+    /// ``tag(_:)`` (short, unkeyed: for logs) it cannot be found by trying keys or tags without the server's key.
+    public static func media(_ streamKey: String, app: String, key: [UInt8]) -> String {
+        let message = Array("stream media tag\n\(app.utf8.count)\n".utf8) + Array(app.utf8) + Array(streamKey.utf8)
+        let digits = Array("0123456789abcdef")
+        return String(HMACSHA256.authenticationCode(key: key, message: message).prefix(mediaTagLength / 2)
+            .flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
+    }
 }

@@ -27,7 +27,7 @@ public struct HLSPublishRouter: Sendable {
     public struct Publish: Sendable, Hashable {
         /// The RTMP application.
         public var app: String
-        /// The key's tag ("#3f2a9c01").
+        /// The publish's media tag (32 hex digits, `StreamKeyTag.media`).
         public var keyTag: String
 
         /// Creates a name.

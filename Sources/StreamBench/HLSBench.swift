@@ -116,8 +116,6 @@ struct HLSBench {
             throw BenchError("stream serve did not start: \(serve.logTail())")
         }
         let key = "hls-bench"
-        let tag = String(StreamKeyTag.tag(key).dropFirst())
-        let playlist = "http://127.0.0.1:\(httpPort)/hls/live/\(tag)/index.m3u8"
         let warmup = 3.0
         // The nginx phase that does the same work: its nginx's start and stop, settling, the window without readers,
         // the readers' warm-up and window, and their reports.
@@ -128,6 +126,12 @@ struct HLSBench {
         publisher.start()
         defer { publisher.stop() }
         usleep(Self.settleMicroseconds)
+        // The address is an unguessable tag of the key, printed as the publish starts.
+        let printed = (try? String(contentsOfFile: serve.logFile, encoding: .utf8)) ?? ""
+        guard let line = printed.split(separator: "\n").first(where: { $0.hasPrefix("LL-HLS: ") }) else {
+            throw BenchError("stream serve printed no LL-HLS address: \(serve.logTail())")
+        }
+        let playlist = String(line.dropFirst("LL-HLS: ".count))
         let idleCPU = publishCPUPercent(server: serve.pid)
         var ours = try readerPhase(mode: "blocking", url: playlist, readers: readers, duration: duration,
                                    warmup: warmup, server: serve.pid, publisher: publisher, name: "ours")

@@ -54,7 +54,7 @@ final class DemoServer: Sendable {
             throw error
         }
         show.shows.configureIngest(&configuration)
-        hls.configureIngest(&configuration, shows: show.shows.server)
+        hls.configureIngest(&configuration, shows: show.shows.server, mediaTagKey: show.shows.mediaTagKey)
         let port: Int
         do {
             ingest = try RTMPServer(configuration: configuration)

@@ -46,7 +46,8 @@ final class DemoShow: Sendable {
                     try SQLiteShowStore(directory: dataDirectory)
                 },
                 onPictures: onPictures))
-            shows = ServeShows(server: server, dataDirectory: dataDirectory, ingestURL: nil)
+            shows = ServeShows(server: server, dataDirectory: dataDirectory, ingestURL: nil,
+                               mediaTagKey: ServeShows.tagKey(of: secret))
             hostToken = AccessToken(subject: "host", name: "Stream demo",
                                     expiresAt: Int64(Date().timeIntervalSince1970) + 86_400).signed(with: secret)
         } catch {

@@ -28,7 +28,8 @@ struct ServeCommand: Command {
         stream goes on, and recording resumes in a new file once space is freed. Ctrl-C stops the server and closes the
         recordings cleanly. It also serves HTTP (GET /v1/health answers a small JSON status; see docs/http.md)
         unless --no-http. Every publish is served there as LL-HLS (docs/hls.md): /hls/APP/TAG/index.m3u8, printed
-        when the publish starts (TAG is the key's tag, never the key; ?mode=plain drops the LL-HLS tags), with a
+        when the publish starts (TAG: 128 bits of a keyed hash of the app and key, never the key; ?mode=plain drops
+        the LL-HLS tags; an empty key is refused; a client guessing addresses is answered 429), with a
         page that plays it in a browser beside it (/hls/APP/TAG/index.html, also printed). With
         --shows FILE it serves live shows at /v1/streams/NAME (docs/live-protocol.md), their main picture at
         /hls/NAME/TOKEN/main.m3u8 and each tile at /hls/NAME/TOKEN/TILE.m3u8 (TOKEN: the media token a session gets
@@ -72,7 +73,7 @@ struct ServeCommand: Command {
             hls?.picturesChanged(stream: stream, tiles: tiles, main: main)
         })
         shows?.configureIngest(&configuration)
-        hls?.configureIngest(&configuration, shows: shows?.server)
+        hls?.configureIngest(&configuration, shows: shows?.server, mediaTagKey: shows?.mediaTagKey)
         // HTTP (docs/http.md), checked before anything starts.
         let httpConfiguration = try ServeHTTP.configuration(arguments, certificate: arguments.value("tls-cert"),
                                                             key: arguments.value("tls-key"), console: console)

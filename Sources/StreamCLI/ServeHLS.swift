@@ -11,8 +11,9 @@ import ShowServer
 /// `stream serve`'s LL-HLS (docs/hls.md): every publish the ingest receives is packaged in memory and served on the
 /// HTTP listener.
 ///
-/// - A plain publish at `/hls/{app}/{tag}/index.m3u8`, where `tag` is the key's one-way tag (never the key); the
-///   address is printed when the publish starts.
+/// - A plain publish at `/hls/{app}/{tag}/index.m3u8`, where `tag` is 128 bits of an HMAC of the app and key
+///   with a key of the server's (never the stream key, and not found by trying keys or tags); the address is
+///   printed when the publish starts. A client asking for many that do not exist is answered 429 for a while.
 /// - A live show's tiles at `/hls/{stream}/{token}/{tile}.m3u8`, and its main picture at
 ///   `/hls/{stream}/{token}/main.m3u8`, following the show's state machine (the host's choice), with a
 ///   discontinuity where it switches. `token` is the media token the show server gave a session that joined (its
@@ -28,6 +29,8 @@ final class ServeHLS: Sendable {
     private let baseURL = Locked<String?>(nil)
     /// The live shows, whose media tokens the show routes check; nil without --shows.
     private let shows = Locked<ShowServer?>(nil)
+    /// Clients that ask for many plain publishes that do not exist wait (429) before more are looked up.
+    let misses = MissLimiter()
     private let console: Console
 
     init(console: Console, configuration: HLSOrigin.Configuration = HLSOrigin.Configuration()) {
@@ -36,7 +39,15 @@ final class ServeHLS: Sendable {
     }
 
     /// Feeds the origin from the ingest; with live shows, learns from the publish gate which publishes are tiles.
-    func configureIngest(_ configuration: inout RTMPServer.Configuration, shows: ShowServer?) {
+    /// - Parameter mediaTagKey: the key of plain publishes' address tags (with `--shows`, derived from the token
+    ///   secret, so addresses outlive a restart); nil draws one for this process.
+    func configureIngest(_ configuration: inout RTMPServer.Configuration, shows: ShowServer?,
+                         mediaTagKey: [UInt8]? = nil) {
+        let tagKey = mediaTagKey ?? {
+            var generator = SystemRandomNumberGenerator()
+            return (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        }()
+        configuration.mediaTagKey = tagKey
         let previous = configuration.onMedia
         configuration.onMedia = { [self] event in
             previous?(event)
@@ -49,7 +60,7 @@ final class ServeHLS: Sendable {
             let decision = gate.authorize(app, key)
             // The gate admitted a show's key: which show and tile it publishes (the key stops here).
             if case .allow = decision, case .allow(let ticket) = shows.authorizePublish(streamKey: key) {
-                let publish = HLSPublishRouter.Publish(app: app, keyTag: StreamKeyTag.tag(key))
+                let publish = HLSPublishRouter.Publish(app: app, keyTag: StreamKeyTag.media(key, app: app, key: tagKey))
                 router.withLock { $0.expect(publish, show: ticket.show, tile: ticket.tile.rawValue) }
             }
             return decision
@@ -123,6 +134,7 @@ final class ServeHLS: Sendable {
     func addRoutes(to router: inout HTTPRouter) {
         let origin = self.origin
         let shows = self.shows
+        let misses = self.misses
         router.add(.get, "/hls/{app}/{tag}/{file}", .immediateOrLater { request in
             let app = request.parameters["app"] ?? ""
             let tag = request.parameters["tag"] ?? ""
@@ -130,12 +142,27 @@ final class ServeHLS: Sendable {
             if tag.hasPrefix(MediaToken.prefix) {
                 return Self.show(origin, shows, stream: app, token: tag, file: file, query: request.target.rawQuery)
             }
-            guard let id = HLSStreamID(app: app, tag: tag) else { return .response(.status(.notFound)) }
-            if file == id.playlist + ".m3u8" {
-                return Self.playlist(origin, id, query: request.target.rawQuery)
+            let client = MissLimiter.client(of: request.remoteAddress)
+            if let wait = misses.retryAfter(client) {
+                var response = HTTPResponse.status(.tooManyRequests, message: "too many requests for streams that "
+                                                       + "do not exist: wait \(wait) s")
+                response.headers.add("Retry-After", String(wait))
+                return .response(response)
             }
-            if file == Self.playerPage { return .response(ServeWatch.playerPage()) }
-            return Self.resource(origin, directory: id.directory, name: file)
+            let answer: HTTPRouter.ImmediateOrLater
+            if let id = HLSStreamID(app: app, tag: tag) {
+                if file == id.playlist + ".m3u8" {
+                    answer = Self.playlist(origin, id, query: request.target.rawQuery)
+                } else if file == Self.playerPage {
+                    answer = .response(ServeWatch.playerPage())
+                } else {
+                    answer = Self.resource(origin, directory: id.directory, name: file)
+                }
+            } else {
+                answer = .response(.status(.notFound))
+            }
+            if case .response(let response) = answer, response.status == .notFound { misses.missed(client) }
+            return answer
         })
         router.add(.get, "/hls/{stream}/{file}", .immediateOrLater { request in
             Self.show(origin, shows, stream: request.parameters["stream"] ?? "", token: nil,

@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import Identity
 import IngestServer
 import LiveProtocol
 import LiveShows
@@ -32,6 +33,8 @@ struct ServeShows {
     let server: ShowServer
     let dataDirectory: String
     let ingestURL: String?
+    /// The key of plain publishes' LL-HLS address tags, derived from the token secret (so they outlive a restart).
+    let mediaTagKey: [UInt8]
 
     /// Reads the options.
     /// - Returns: nil without `--shows`.
@@ -82,7 +85,13 @@ struct ServeShows {
         } catch {
             throw CLIError.failure(error.reason)
         }
-        return ServeShows(server: server, dataDirectory: directory, ingestURL: ingestURL)
+        return ServeShows(server: server, dataDirectory: directory, ingestURL: ingestURL,
+                          mediaTagKey: tagKey(of: secret))
+    }
+
+    /// The key of plain publishes' address tags that a secret gives.
+    static func tagKey(of secret: TokenSecret) -> [UInt8] {
+        secret.derivedKey(for: "stream media tags")
     }
 
     /// `$XDG_DATA_HOME/stream`, else `~/.local/share/stream`.

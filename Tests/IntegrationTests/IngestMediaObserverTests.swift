@@ -6,12 +6,14 @@ import TestSupport
 import Testing
 
 /// The ingest's media observer (what LL-HLS packages): ffmpeg publishes, the observer sees the publish start, every
-/// tag of the file in order, and the end.
+/// tag of the file in order, and the end, named by the publish's keyed media tag.
 @Suite(.serialized) struct IngestMediaObserverTests {
     @Test func theObserverSeesEveryTagOfAPublishBetweenItsStartAndItsEnd() async throws {
         let events = Locked<[IngestMediaEvent]>([])
         var configuration = RTMPServer.Configuration(listen: ("127.0.0.1", 0))
         configuration.onMedia = { event in events.withLock { $0.append(event) } }
+        let mediaTagKey = Array("a media tag key of the server's own".utf8)
+        configuration.mediaTagKey = mediaTagKey
         let server = try RTMPServer(configuration: configuration)
         let ports = try await server.start()
         defer { server.stop() }
@@ -31,13 +33,19 @@ import Testing
         }
 
         let seen = events.withLock { $0 }
-        let tag = StreamKeyTag.tag("observer-secret-key")
+        let tag = StreamKeyTag.media("observer-secret-key", app: "live", key: mediaTagKey)
         guard case .publishStarted(let app, let startTag)? = seen.first,
               case .publishStopped(_, let stopTag)? = seen.last else {
             Issue.record("the publish must start first and stop last: \(seen.count) events")
             return
         }
         #expect(app == "live" && startTag == tag && stopTag == tag)
+        // Issue 34 D: 128 bits keyed by the server, not the short unkeyed tag of the logs.
+        let logTag = StreamKeyTag.tag("observer-secret-key").dropFirst()
+        #expect(tag.count == 32 && tag.allSatisfy(\.isHexDigit) && !tag.contains(logTag))
+        #expect(tag != StreamKeyTag.media("observer-secret-key", app: "live", key: Array("another key".utf8)))
+        #expect(tag != StreamKeyTag.media("observer-secret-key", app: "other", key: mediaTagKey))
+        #expect(tag != StreamKeyTag.media("observer-secret-kez", app: "live", key: mediaTagKey))
         let tags = seen.compactMap { event -> FLVTag? in
             if case .tag(_, _, let tag) = event { return tag }
             return nil

@@ -144,6 +144,20 @@ import Transport
         #expect(running.log.all.filter { if case .publishRefused = $0 { true } else { false } }.count == 2)
     }
 
+    /// Issue 34 D: an empty stream key is no key (every such publish would share one guessable address).
+    @Test func anEmptyStreamKeyIsRefused() async throws {
+        let running = try await Self.start()
+        defer { running.server.stop() }
+        let client = try RTMPClient()
+        let port = try #require(running.ports.rtmp)
+        try await client.connect(to: try IngestURL(parsing: "rtmp://127.0.0.1:\(port)/live"))
+        let error = await #expect(throws: PublishError.self) { try await client.publish(streamKey: "") }
+        #expect(error?.serverStatusCode == "NetStream.Publish.BadName", "\(String(describing: error))")
+        #expect(running.log.all.contains {
+            if case .publishRefused(_, _, _, "an empty stream key") = $0 { true } else { false }
+        }, "\(running.log.text)")
+    }
+
     @Test func aSilentConnectionIsDroppedAfterTheHandshakeTimeoutWhileOthersAreServed() async throws {
         let running = try await Self.start { $0.handshakeTimeout = .milliseconds(500) }
         defer { running.server.stop() }

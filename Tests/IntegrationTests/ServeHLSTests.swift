@@ -119,8 +119,14 @@ import Testing
                                                  arguments: ["--quality", "480", "--duration", "30", "--pip", "off"])
         defer { broadcaster.stop() }
         let playlist = try server.hlsAddress()
-        let tag = String(StreamKeyTag.tag(key).dropFirst())
-        #expect(playlist == "http://127.0.0.1:\(server.httpPort)/hls/live/\(tag)/index.m3u8")
+        // Issue 34 D: the address is 128 bits of a keyed hash, not the log's short unkeyed tag.
+        let prefix = "http://127.0.0.1:\(server.httpPort)/hls/live/"
+        let tag = String(playlist.dropFirst(prefix.count).prefix { $0 != "/" })
+        #expect(playlist.hasPrefix(prefix) && playlist == prefix + tag + "/index.m3u8", "\(playlist)")
+        #expect(tag.count == 32 && tag.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(tag)")
+        let logTag = String(StreamKeyTag.tag(key).dropFirst())
+        #expect(!tag.contains(logTag), "the address tag is the log's unkeyed tag")
+        #expect(try await offPool { try Self.head(prefix + logTag + "/index.m3u8") }.status == 404)
         let saved = try TemporaryDirectory("hls-served")
         let geometry = Self.geometry
 
@@ -253,6 +259,50 @@ import Testing
         print("LL-HLS blocking reload answered after the part's last frame was sent: p50 \(reload.p50) ms, "
               + "p90 \(reload.p90) ms")
         #expect(reload.p90 <= 50, "p50 \(reload.p50) ms, p90 \(reload.p90) ms")
+    }
+
+    /// Issue 34 D: a client guessing plain addresses is answered 429 (with Retry-After) after 30 misses, for
+    /// everything it asks, the live address too; once it waits it is answered again. Another client is not slowed.
+    @Test func aClientGuessingAddressesIsSlowed() async throws {
+        let server = try Server()
+        defer { server.stop() }
+        let work = try TemporaryDirectory("hls-guess")
+        let fixture = try MediaFixture.makeFLV(in: work, seconds: 20)
+        let url = "rtmp://127.0.0.1:\(server.rtmpPort)/live/guess-me"
+        let publisher = try BackgroundProcess("ffmpeg", ["-nostdin", "-v", "error", "-re", "-i", fixture, "-c", "copy",
+                                                         "-f", "flv", url], errorLog: work.file("ffmpeg.err"))
+        defer { publisher.stop() }
+        let playlist = try server.hlsAddress()
+        let base = "http://127.0.0.1:\(server.httpPort)/hls/live/"
+        // 40 guesses from 127.0.0.1 in one curl (one connection): the first 30 are 404, then 429 (two misses a
+        // second come back: the last few are 429 however slow the machine is).
+        let guesses = (0..<40).map { String(format: "%032x", $0 * 7919) }
+        let statuses = try await offPool {
+            try Subprocess.run("curl", ["-sS", "--max-time", "20", "-w", "%{http_code}\n"]
+                                   + guesses.flatMap { ["-o", "/dev/null", base + $0 + "/index.m3u8"] }, timeout: 30)
+        }.stdout.split(separator: "\n").map(String.init)
+        #expect(statuses.count == 40 && statuses.prefix(30).allSatisfy { $0 == "404" }
+                    && statuses.suffix(6).allSatisfy { $0 == "429" },
+                "\(statuses)")
+        let limited = try await offPool { try Self.head(playlist) }
+        #expect(limited.status == 429, "\(limited)")
+        let wait = try #require(limited.fields["retry-after"].flatMap { Int($0) }, "\(limited.fields)")
+        #expect((1...2).contains(wait), "Retry-After: \(wait)")
+        // Another address of this machine (127.0.0.2) is its own client.
+        let other = try await offPool {
+            try Subprocess.run("curl", ["-sS", "--max-time", "10", "--interface", "127.0.0.2", "-o", "/dev/null",
+                                        "-w", "%{http_code}", playlist], timeout: 15)
+        }
+        #expect(other.stdout == "200", "\(other.stdout) \(other.stderr)")
+        // Once the time it was told has passed, the live address answers again (asked every 100 ms meanwhile;
+        // a 429 is no miss).
+        let limitedAt = ContinuousClock.now
+        var status = 429
+        while status == 429, ContinuousClock.now - limitedAt < .seconds(wait + 3) {
+            try await Task.sleep(for: .milliseconds(100))
+            status = try await offPool { try Self.head(playlist) }.status
+        }
+        #expect(status == 200, "still \(status) \(wait + 3) s after Retry-After: \(wait)")
     }
 
     static let showsFile = """

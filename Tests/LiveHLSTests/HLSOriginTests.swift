@@ -7,7 +7,8 @@ import TestSupport
 @testable import LiveHLS
 
 @Suite struct HLSOriginTests {
-    static let id = HLSStreamID(app: "live", tag: "3f2a9c01")!
+    static let tag = "3f2a9c013f2a9c013f2a9c013f2a9c01"
+    static let id = HLSStreamID(app: "live", tag: tag)!
 
     /// An origin with a publish that has run `milliseconds` of the synthetic stream.
     static func origin(milliseconds: Int, configuration: HLSOrigin.Configuration = HLSOrigin.Configuration())
@@ -25,11 +26,16 @@ import TestSupport
     static func text(_ reply: HLSReply) -> String { String(decoding: reply.body, as: UTF8.self) }
 
     @Test func streamIDsAreAppsAndKeyTagsOnly() {
-        #expect(HLSStreamID(app: "live", tag: "#3f2a9c01")?.path == "/hls/live/3f2a9c01/")
-        #expect(HLSStreamID(app: "live", tag: "3F2A9C01") == nil)
+        #expect(HLSStreamID(app: "live", tag: Self.tag)?.path == "/hls/live/\(Self.tag)/")
+        // Issue 34 D: a tag is 128 bits; the short log tag (with or without its #) is no address.
+        #expect(HLSStreamID(app: "live", tag: "3f2a9c01") == nil)
+        #expect(HLSStreamID(app: "live", tag: "#3f2a9c01") == nil)
+        #expect(HLSStreamID(app: "live", tag: "#" + Self.tag.dropLast()) == nil)
+        #expect(HLSStreamID(app: "live", tag: Self.tag + "0") == nil)
+        #expect(HLSStreamID(app: "live", tag: "3F2A9C013F2A9C013F2A9C013F2A9C01") == nil)
         #expect(HLSStreamID(app: "live", tag: "super-secret-key") == nil)
-        #expect(HLSStreamID(app: "../etc", tag: "3f2a9c01") == nil)
-        #expect(HLSStreamID(app: "", tag: "3f2a9c01") == nil)
+        #expect(HLSStreamID(app: "../etc", tag: Self.tag) == nil)
+        #expect(HLSStreamID(app: "", tag: Self.tag) == nil)
     }
 
     @Test func servesThePlaylistAndItsResourcesWithTheirCachePolicies() async throws {
@@ -48,7 +54,8 @@ import TestSupport
         #expect(Array(initReply.body[4..<8]) == Array("ftyp".utf8))
         #expect(await origin.resource(Self.id, name: "part-zz-1.0.m4s").status == 404)
         #expect(await origin.resource(Self.id, name: "../../etc/passwd").status == 404)
-        #expect(await origin.playlist(HLSStreamID(app: "live", tag: "00000000")!, query: nil).status == 404)
+        let unknown = HLSStreamID(app: "live", tag: String(repeating: "0", count: HLSStreamID.tagLength))!
+        #expect(await origin.playlist(unknown, query: nil).status == 404)
         #expect(await origin.playlist(Self.id, query: "_HLS_part=1").status == 400)
         #expect(await origin.playlist(Self.id, query: "_HLS_msn=99").status == 400)
         #expect(await origin.playlist(Self.id, query: "_HLS_msn=x").status == 400)
@@ -113,7 +120,7 @@ import TestSupport
     @Test func eachHoldEndsAtItsOwnTimeWhicheverWasHeldFirst() async throws {
         let configuration = HLSOrigin.Configuration(initialHold: .milliseconds(300), maximumHold: .seconds(2))
         let (origin, _, _) = Self.origin(milliseconds: 5000, configuration: configuration)
-        let fresh = HLSStreamID(app: "live", tag: "0badcafe")!
+        let fresh = HLSStreamID(app: "live", tag: "0badcafe0badcafe0badcafe0badcafe")!
         origin.publishStarted(fresh)
         let ended = Locked<[String: (status: Int, after: Duration)]>([:])
         let started = ContinuousClock.now

@@ -5,15 +5,16 @@ import TestSupport
 
 @Suite struct HLSPublishRouterTests {
     typealias Action = HLSPublishRouter.Action
-    static let plain = HLSPublishRouter.Publish(app: "live", keyTag: "#3f2a9c01")
-    static let camera = HLSPublishRouter.Publish(app: "live", keyTag: "#0000cafe")
-    static let screen = HLSPublishRouter.Publish(app: "live", keyTag: "#0000beef")
+    static let plain = HLSPublishRouter.Publish(app: "live", keyTag: "3f2a9c013f2a9c013f2a9c013f2a9c01")
+    static let camera = HLSPublishRouter.Publish(app: "live", keyTag: "0000cafe0000cafe0000cafe0000cafe")
+    static let screen = HLSPublishRouter.Publish(app: "live", keyTag: "0000beef0000beef0000beef0000beef")
     static let cameraID = HLSStreamID(show: "show:mugs", picture: "camera")!
     static let screenID = HLSStreamID(show: "show:mugs", picture: "screen")!
     static let mainID = HLSStreamID(show: "show:mugs", picture: "main")!
 
     @Test func streamIDsNameAddressesWithoutKeys() {
-        #expect(HLSStreamID(app: "live", tag: "#3f2a9c01")?.playlistPath == "/hls/live/3f2a9c01/index.m3u8")
+        #expect(HLSStreamID(app: "live", tag: Self.plain.keyTag)?.playlistPath
+                    == "/hls/live/\(Self.plain.keyTag)/index.m3u8")
         #expect(Self.mainID.playlistPath == "/hls/show:mugs/main.m3u8")
         #expect(Self.cameraID.directory == Self.mainID.directory)
         #expect(HLSStreamID(show: "..", picture: "main") == nil)
@@ -26,14 +27,14 @@ import TestSupport
     @Test func aPlainPublishFeedsItsOwnPlaylistUntilItStops() {
         var router = HLSPublishRouter()
         let stream = SyntheticStream()
-        let id = HLSStreamID(app: "live", tag: "3f2a9c01")!
+        let id = HLSStreamID(app: "live", tag: "3f2a9c013f2a9c013f2a9c013f2a9c01")!
         let started = router.publishStarted(Self.plain)
         #expect(started.actions == [.start(id)] && started.id == id)
         #expect(router.tag(stream.videoFrame(0), of: Self.plain) == [.append(stream.videoFrame(0), id)])
         #expect(router.publishStopped(Self.plain) == [.stop(id)])
         #expect(router.tag(stream.videoFrame(1), of: Self.plain).isEmpty)
         // An app or tag that makes no address is not packaged.
-        #expect(router.publishStarted(HLSPublishRouter.Publish(app: "../x", keyTag: "#3f2a9c01")).id == nil)
+        #expect(router.publishStarted(HLSPublishRouter.Publish(app: "../x", keyTag: Self.plain.keyTag)).id == nil)
     }
 
     @Test func theMainPictureFollowsTheShowWithADiscontinuityAtEachSwitch() {
@@ -79,6 +80,6 @@ import TestSupport
         #expect(router.publishStarted(Self.camera).id == Self.cameraID)
         // Not expected any more: a later publish with that tag is a plain one.
         _ = router.publishStopped(Self.camera)
-        #expect(router.publishStarted(Self.camera).id == HLSStreamID(app: "live", tag: "0000cafe"))
+        #expect(router.publishStarted(Self.camera).id == HLSStreamID(app: "live", tag: Self.camera.keyTag))
     }
 }
