@@ -18,7 +18,7 @@ extension Show {
     /// - Returns: the reply now, or the write whose commit will bring it.
     public mutating func handle(_ request: ClientRequest, from session: SessionID, now: Int64,
                                 entropy: [UInt8]) -> [ShowEffect] {
-        guard var state = sessions[session] else {
+        guard let state = sessions[session] else {
             return [.send(session, .reply(id: request.id, .failure(ShowError(.invalid, "join first"))))]
         }
         if case .leave = request.request {
@@ -26,11 +26,10 @@ extension Show {
             end(session, .left, now: now, into: &effects)
             return effects
         }
-        if let wait = state.requests.take(rate: configuration.requestRate, now: now) {
-            sessions[session] = state
-            return [.send(session, .reply(id: request.id, .failure(Self.rateLimited(wait))))]
-        }
-        sessions[session] = state
+        var bucket = requestBuckets[state.senderKey] ?? TokenBucket(rate: configuration.requestRate, now: now)
+        let wait = bucket.take(rate: configuration.requestRate, now: now)
+        requestBuckets[state.senderKey] = bucket
+        if let wait { return [.send(session, .reply(id: request.id, .failure(Self.rateLimited(wait))))] }
         do throws(ShowError) {
             return try accept(request, from: session, state, now: now, entropy: entropy)
         } catch {

@@ -22,9 +22,8 @@ public struct Show: Sendable {
         var role: Role
         /// Nil for hosts, who are not counted as watchers.
         var watcherKey: String?
-        /// Slow mode and reactions go by this key (a user's sessions share it).
+        /// The request rate, slow mode and reactions go by this key (a user's sessions share it).
         var senderKey: String
-        var requests: TokenBucket
     }
 
     /// What to answer when a write's fact comes back.
@@ -58,6 +57,8 @@ public struct Show: Sendable {
     var media: MediaRecord
 
     var lastSent: [String: Int64] = [:]
+    /// Requests by sender: a user's sessions together get one rate (issue 34 item 6: five tabs were five rates).
+    var requestBuckets: [String: TokenBucket] = [:]
     var reactionBuckets: [String: TokenBucket] = [:]
     var reactionTally: [Reaction: Int] = [:]
     var reactionAnnouncer: Coalescer
@@ -155,8 +156,7 @@ public struct Show: Sendable {
         }
         let watcherKey = participant.watcherKey(session: session)
         sessions[session] = Session(participant: participant, role: role,
-                                    watcherKey: role == .host ? nil : watcherKey, senderKey: watcherKey,
-                                    requests: TokenBucket(rate: configuration.requestRate, now: now))
+                                    watcherKey: role == .host ? nil : watcherKey, senderKey: watcherKey)
         if let user = participant.user { sessionsByUser[UserID(user), default: []].insert(session) }
         var effects: [ShowEffect] = []
         if role != .host { changePresence(watcherKey, by: 1, now: now, into: &effects) }
@@ -253,6 +253,9 @@ public struct Show: Sendable {
         if let key = state.watcherKey { changePresence(key, by: -1, now: now, into: &effects) }
         let senderStillHere = state.participant.user.map { sessionsByUser[UserID($0)] != nil } ?? false
         if !senderStillHere {
+            if let bucket = requestBuckets[state.senderKey], bucket.isFull(rate: configuration.requestRate, now: now) {
+                requestBuckets[state.senderKey] = nil
+            }
             if let bucket = reactionBuckets[state.senderKey],
                bucket.isFull(rate: configuration.reactionRate, now: now) {
                 reactionBuckets[state.senderKey] = nil

@@ -104,7 +104,7 @@ struct ShowTests {
         #expect(harness.show.isDormant(now: harness.now))
     }
 
-    @Test func requestsAreRateLimitedPerSession() {
+    @Test func requestsAreRateLimitedPerUser() {
         var harness = ShowHarness()
         harness.join(1, "bob")
         harness.join(2, "eve")
@@ -112,8 +112,35 @@ struct ShowTests {
         let limited = harness.error(1, .unpin)
         #expect(limited?.code == .rateLimited)
         #expect(limited?.retryAfter == 1)
-        #expect(harness.error(2, .unpin)?.code == .notHost)  // another session is not limited
+        #expect(harness.error(2, .unpin)?.code == .notHost)  // another user is not limited
         harness.advance(milliseconds: 200)
         #expect(harness.error(1, .unpin)?.code == .notHost)
+    }
+
+    /// Issue 34 item 6: one user with five sessions had five request rates (100 sends at once). A user's sessions
+    /// share one: 20 at once across all five, the rest `rate_limited`; each visitor (no user) is its own sender.
+    @Test func aUsersSessionsShareOneRequestRate() {
+        var harness = ShowHarness()
+        for session in 1...5 { harness.join(UInt64(session), "bob") }
+        harness.join(6, nil)
+        var accepted = 0
+        var limited = 0
+        for round in 0..<20 {
+            for session in 1...5 {
+                switch harness.ask(UInt64(session), .send(text: "round \(round)")) {
+                case .success?: accepted += 1
+                case .failure(let error)? where error.code == .rateLimited: limited += 1
+                default: break
+                }
+            }
+        }
+        #expect(accepted == 20 && limited == 80, "accepted \(accepted), limited \(limited)")
+        #expect(harness.error(6, .unpin)?.code == .notHost, "a visitor is another sender")
+        // What refills in a second is shared too: ten more across the five.
+        harness.advance(milliseconds: 1000)
+        let next = (1...5).flatMap { session in
+            (0..<4).map { _ in harness.ask(UInt64(session), .send(text: "later")) }
+        }
+        #expect(next.filter { if case .success? = $0 { true } else { false } }.count == 10)
     }
 }
