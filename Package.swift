@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
-// Stream: a live-broadcasting stack. One target per layer; imports flow one way (see ARCHITECTURE in README).
+// Stream: a live-broadcasting stack. Targets are grouped by layer (`layers` at the end gives each its folder) and
+// import only their own layer and those below; docs/architecture.md draws the graph and scripts/check-deps checks it.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -59,31 +60,31 @@ let package = Package(
     ],
     targets: [
         // C system libraries (Linux). Macros Swift cannot import get static inline shims in shim.h.
-        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        .systemLibrary(name: "CX264", path: "Sources/CX264",  // no pkgConfig: x264.pc adds a flag SwiftPM prohibits
+        .systemLibrary(name: "CEpoll"),
+        .systemLibrary(name: "CX264",  // no pkgConfig: x264.pc adds a flag SwiftPM prohibits
                        providers: [.apt(["libx264-dev"])]),
         // VisualOn's AAC-LC encoder: one small library, where libavcodec maps ~70 others (16 MB of RSS) for it.
-        .systemLibrary(name: "CVOAACEnc", path: "Sources/CVOAACEnc", pkgConfig: "vo-aacenc",
+        .systemLibrary(name: "CVOAACEnc", pkgConfig: "vo-aacenc",
                        providers: [.apt(["libvo-aacenc-dev"])]),
-        .systemLibrary(name: "CYUV", path: "Sources/CYUV", providers: [.apt(["libyuv-dev"])]),
-        .systemLibrary(name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb-shm",
+        .systemLibrary(name: "CYUV", providers: [.apt(["libyuv-dev"])]),
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm",
                        providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev"])]),
-        // PulseAudio (libpulse-dev), loaded with dlopen at the first call (see Sources/CPulse/PulseLoader.c).
+        // PulseAudio (libpulse-dev), loaded with dlopen at the first call (see Sources/System/CPulse/PulseLoader.c).
         // dlopen at a library's first call, for the C modules only some commands need (CPulse, CSRTP).
-        .target(name: "CLazyLibrary", path: "Sources/CLazyLibrary"),
-        .target(name: "CPulse", dependencies: ["CLazyLibrary"], path: "Sources/CPulse"),
-        .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
-        // libsrtp2 (libsrtp2-dev), loaded with dlopen at the first call (see Sources/CSRTP/SRTPLoader.c).
-        .target(name: "CSRTP", dependencies: ["CLazyLibrary"], path: "Sources/CSRTP"),
-        .systemLibrary(name: "COpus", path: "Sources/COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
-        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+        .target(name: "CLazyLibrary"),
+        .target(name: "CPulse", dependencies: ["CLazyLibrary"]),
+        .systemLibrary(name: "CV4L2"),
+        // libsrtp2 (libsrtp2-dev), loaded with dlopen at the first call (see Sources/System/CSRTP/SRTPLoader.c).
+        .target(name: "CSRTP", dependencies: ["CLazyLibrary"]),
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         // glibc's malloc_trim: the servers hand freed buffers back to the system after peers leave.
-        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .systemLibrary(name: "CMalloc"),
         // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.
-        .target(name: "CTCPInfo", path: "Sources/CTCPInfo"),
+        .target(name: "CTCPInfo"),
 
         // A value behind a pthread mutex (what ThreadSanitizer can see, unlike Synchronization.Mutex on Linux).
         .target(name: "Locking", swiftSettings: strict),
@@ -249,11 +250,10 @@ let package = Package(
                           dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "Engine",
                                          "Broadcast", "Capture", "StreamCore", "Locking", "Transport", "HTTP",
                                          "WebSocket", "HTTPServer", "HTTPClient", "Identity", "IngestServer",
-                                         "Digest"],
-                          path: "Sources/StreamBench", swiftSettings: strict),
+                                         "Digest"], swiftSettings: strict),
 
         // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
-        .target(name: "TestSupport", dependencies: ["Locking", "FLV"], path: "Tests/TestSupport", exclude: ["Peers"],
+        .target(name: "TestSupport", dependencies: ["Locking", "FLV"], exclude: ["Peers"],
                 swiftSettings: strict),
 
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "TestSupport"], swiftSettings: strict),
@@ -337,3 +337,44 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// The layers, lowest first (docs/architecture.md): a target's folder is `Sources/LAYER/NAME`, its tests'
+/// `Tests/LAYER/NAMETests`. A target imports only its own layer and those below (scripts/check-deps).
+let layers: [(name: String, targets: [String])] = [
+    // C system libraries and shims (Linux).
+    ("System", ["COpenSSL", "CEpoll", "CX264", "CVOAACEnc", "CYUV", "CXCB", "CLazyLibrary", "CPulse", "CV4L2", "CSRTP",
+                "COpus", "CSQLite", "CMalloc", "CTCPInfo"]),
+    // What every layer uses: bytes, hashes, JSON, locks, the settings model.
+    ("Base", ["ByteIO", "Digest", "JSON", "Locking", "StreamCore"]),
+    // Pure codecs and state machines: no I/O, no Foundation, no Dispatch.
+    ("Wire", ["AMF", "FLV", "MP4", "HLS", "RTMP", "HTTP", "WebSocket", "SDP", "ICE", "RTP", "WHIP", "LiveProtocol",
+              "LiveShows", "Identity"]),
+    // Sockets on the epoll loop, TLS, DTLS-SRTP, files.
+    ("IO", ["Transport", "DTLS", "SRTP", "Recording"]),
+    // Frames, encoders, capture devices.
+    ("Media", ["Media", "Encoders", "Opus", "Capture"]),
+    // Servers, clients, stores and the broadcast engine: the machines above driven by the I/O below.
+    ("Drivers", ["IngestServer", "HTTPServer", "HTTPClient", "Publisher", "LiveHLS", "ShowServer", "SQLiteShowStore",
+                 "Engine", "WebRTC", "Broadcast"]),
+    // What apps link: the live-show client and the app's decisions.
+    ("Clients", ["RealtimeCalls", "RealtimeBroadcast", "AppLogic"]),
+    // The command-line tool, its web pages and the benchmark program.
+    ("Apps", ["StreamCLI", "stream", "StreamBench", "WebAssets"]),
+]
+let layerOf = Dictionary(uniqueKeysWithValues: layers.flatMap { layer in layer.targets.map { ($0, layer.name) } })
+
+for target in package.targets {
+    let folder = target.name == "stream-bench" ? "StreamBench" : target.name
+    switch (target.type, folder) {
+    case (_, "TestSupport"): target.path = "Tests/Support/TestSupport"
+    case (.test, "IntegrationTests"): target.path = "Tests/Integration/IntegrationTests"
+    case (.test, _):
+        guard let layer = layerOf[String(folder.dropLast("Tests".count))] else {
+            fatalError("\(folder) tests no target of a layer: add it to `layers` in Package.swift")
+        }
+        target.path = "Tests/\(layer)/\(folder)"
+    default:
+        guard let layer = layerOf[folder] else { fatalError("\(folder) has no layer: add it to `layers` in Package.swift") }
+        target.path = "Sources/\(layer)/\(folder)"
+    }
+}

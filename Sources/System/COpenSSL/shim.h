@@ -15,7 +15,7 @@ static inline long stream_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
 /* ERR_GET_REASON is a macro in OpenSSL 3. */
 static inline int stream_ERR_GET_REASON(unsigned long error) { return ERR_GET_REASON(error); }
 
-/* DTLS for WebRTC (Sources/DTLS): memory BIOs, timers, MTU, an EC key for the self-signed certificate. */
+/* DTLS for WebRTC (Sources/IO/DTLS): memory BIOs, timers, MTU, an EC key for the self-signed certificate. */
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 #include <openssl/srtp.h>

@@ -5,8 +5,10 @@ import WebAssets
 /// The web files compiled into the binary are the ones in the repository, and the page names what exists.
 @Suite struct WebAssetTests {
     static func source(_ name: String) throws -> [UInt8] {
+        // Tests/Apps/WebAssetsTests/WebAssetTests.swift, four levels under the package.
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/WebAssets/Web/\(name)")
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/Apps/WebAssets/Web/\(name)")
         return [UInt8](try Data(contentsOf: url))
     }
 

@@ -9,7 +9,7 @@ import StreamCore
 
 /// Item 14: LL-HLS readers. One stream published to `stream serve` (stream-bench's own RTMP publisher, which notes when
 /// it sent each frame), read by many LL-HLS readers (blocking playlist reloads and hinted parts, two keep-alive
-/// connections each, 25 readers to a Python process: `Tests/TestSupport/Peers/hls_readers.py`); then the same files,
+/// connections each, 25 readers to a Python process: `Tests/Support/TestSupport/Peers/hls_readers.py`); then the same files,
 /// mirrored to disk, served by nginx to as many readers polling at the part rate (nginx cannot hold a request); then
 /// the same again with nginx doing the same work as `stream serve`: it also ingests a second publish of the same file
 /// at the same pace over RTMP and packages it as HLS (nginx-rtmp, MPEG-TS segments into a directory no reader is
@@ -335,6 +335,6 @@ extension BenchContext {
     /// The LL-HLS reader script the tests use too (stream-bench runs from the repository's root, as
     /// scripts/bench.sh does).
     var hlsReadersScript: String {
-        FileManager.default.currentDirectoryPath + "/Tests/TestSupport/Peers/hls_readers.py"
+        FileManager.default.currentDirectoryPath + "/Tests/Support/TestSupport/Peers/hls_readers.py"
     }
 }
