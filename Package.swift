@@ -166,7 +166,7 @@ let package = Package(
                                "HTTPClient", "HTTP", "Locking", "StreamCore"],
                 swiftSettings: strict),
 
-        // Media: frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, test sources.
+        // Media: frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, the audio mixer, test sources.
         .target(name: "Media",
                 dependencies: [.target(name: "CYUV", condition: .when(platforms: [.linux])), "Locking"],
                 swiftSettings: strict),
@@ -197,7 +197,7 @@ let package = Package(
 
         // The output layer both platforms run (the iOS extension links it): send queues and their drop policy,
         // adaptive bitrate, reconnects, the per-destination outputs over `MediaSink` (RTMP over any byte stream, an
-        // FLV file), statistics, status text, the audio mixer. No C module, no capture, no Transport.
+        // FLV file), statistics, status text. No C module, no capture, no Transport.
         .target(name: "Engine", dependencies: ["StreamCore", "FLV", "Recording", "Publisher", "Locking"],
                 swiftSettings: strict),
 
@@ -211,7 +211,7 @@ let package = Package(
         // Linux capture: X11 screen (xcb + MIT-SHM), PulseAudio inputs and system audio, V4L2 cameras, Y4M files.
         .target(name: "Capture",
                 dependencies: [
-                    "Media", "Engine", "Locking",
+                    "Media", "Locking",
                     .target(name: "CYUV", condition: .when(platforms: [.linux])),
                     .target(name: "CXCB", condition: .when(platforms: [.linux])),
                     .target(name: "CPulse", condition: .when(platforms: [.linux])),
@@ -224,7 +224,7 @@ let package = Package(
         // reconnecting and resynchronising. No C module (the app links it): Stream's WebSocketClient on Linux,
         // URLSessionWebSocketTask on Apple platforms.
         .target(name: "RealtimeCalls",
-                dependencies: ["LiveProtocol", "JSON", "Digest", "Engine", "Locking",
+                dependencies: ["LiveProtocol", "JSON", "Digest", "StreamCore", "Locking",
                                .target(name: "HTTPClient", condition: .when(platforms: [.linux])),
                                .target(name: "HTTP", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
@@ -306,7 +306,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "MediaTests", dependencies: ["Media"], swiftSettings: strict),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders"], swiftSettings: strict),
         .testTarget(name: "BroadcastTests",
                     dependencies: ["Broadcast", "Engine", "IngestServer", "TestSupport", "Locking", "Media",
@@ -317,7 +317,7 @@ let package = Package(
                                    "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "CaptureTests",
-                    dependencies: ["Capture", "Engine", "TestSupport", "CV4L2", "Locking", "Media"],
+                    dependencies: ["Capture", "TestSupport", "CV4L2", "Locking", "Media"],
                     swiftSettings: strict),
         .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "Engine", "Publisher", "StreamCore",
                                                           "LiveProtocol", "RealtimeCalls"],

@@ -3,6 +3,7 @@ import CoreMedia
 import Encoders
 import Engine
 import FLV
+import Media
 import OSLog
 import ReplayKit
 import StreamCore

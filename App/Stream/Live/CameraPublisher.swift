@@ -1,9 +1,10 @@
-import AVFoundation
 import AppLogic
+import AVFoundation
 import Encoders
 import Engine
 import FLV
 import LiveProtocol
+import Media
 import StreamCore
 
 /// Encodes the camera and microphone for one publish grant and hands the tags to the engine, which runs the same

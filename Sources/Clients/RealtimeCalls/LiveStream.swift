@@ -1,4 +1,4 @@
-import Engine
+import StreamCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 import Glibc

@@ -1,4 +1,4 @@
-import Engine
+import StreamCore
 
 /// The client of a Stream server's live shows (the seed's `rt`): made with the server's URL and a token provider,
 /// it opens shows with `calls.stream(name)`.

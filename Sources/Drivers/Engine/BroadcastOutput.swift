@@ -1,5 +1,6 @@
 import FLV
 import Locking
+import StreamCore
 
 /// One destination of a broadcast: its own send queue, connection and reconnects, fed by the one encode.
 ///

@@ -1,5 +1,4 @@
 #if canImport(CPulse)
-import Engine
 import Media
 import Locking
 

@@ -1,4 +1,3 @@
-import Engine
 import Media
 
 /// The mixer fed and drained with Media's pooled PCM buffers (the PulseAudio capture's format).

@@ -1,5 +1,4 @@
 import Capture
-import Engine
 import Media
 import Testing
 

@@ -1,4 +1,4 @@
-import Engine
+import StreamCore
 import Testing
 
 /// Exponential backoff with jitter.

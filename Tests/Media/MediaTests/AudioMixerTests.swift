@@ -1,4 +1,4 @@
-import Engine
+import Media
 import Foundation
 import TestSupport
 import Testing
