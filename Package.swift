@@ -59,7 +59,7 @@ let package = Package(
         .executable(name: "stream", targets: ["stream"]),
     ],
     targets: [
-        // C system libraries (Linux). Macros Swift cannot import get static inline shims in shim.h.
+        // MARK: C system libraries (Linux). Macros Swift cannot import get static inline shims in shim.h.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CEpoll"),
@@ -86,36 +86,26 @@ let package = Package(
         // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.
         .target(name: "CTCPInfo"),
 
+        // MARK: Base: bytes, hashes, JSON, locks, the settings model.
         // A value behind a pthread mutex (what ThreadSanitizer can see, unlike Synchronization.Mutex on Linux).
         .target(name: "Locking", swiftSettings: strict),
-
         // Foundation-only model shared by every layer and by the iOS app.
         .target(name: "StreamCore", dependencies: ["Locking"], swiftSettings: strict),
-
-        // Pure codecs and state machines: no I/O, no Foundation networking, no Dispatch.
         .target(name: "ByteIO", swiftSettings: strict),
         // Hashes in pure Swift (SHA-256, HMAC-SHA256): the RTMP handshake, key tags, and later WebSocket and tokens.
         .target(name: "Digest", swiftSettings: strict),
-        .target(name: "AMF", dependencies: ["ByteIO"], swiftSettings: strict),
         // JSON (RFC 8259) values, a strict parser with line numbers, a compact writer.
         .target(name: "JSON", dependencies: ["ByteIO"], swiftSettings: strict),
+
+        // MARK: Wire: pure codecs and state machines. No I/O, no Foundation, no Dispatch; time is passed in.
+        .target(name: "AMF", dependencies: ["ByteIO"], swiftSettings: strict),
         // HS256 JWT access tokens (RFC 7515/7519) and the secret they are signed with.
         .target(name: "Identity", dependencies: ["JSON", "Digest"], swiftSettings: strict),
         // The live-show protocol's values and JSON codec (docs/live-protocol.md), for the server and clients.
         .target(name: "LiveProtocol", dependencies: ["JSON"], swiftSettings: strict),
         // Live shows without I/O: declarations, roles, one state machine per show, the store protocol.
         .target(name: "LiveShows", dependencies: ["LiveProtocol", "JSON", "Digest"], swiftSettings: strict),
-        // The live-show driver: shows on an event loop, the store on a worker thread, the ingest's key checks.
-        .target(name: "ShowServer",
-                dependencies: ["LiveShows", "LiveProtocol", "Identity", "IngestServer", "HTTPServer", "WebSocket",
-                               "Transport", "Locking"],
-                swiftSettings: strict),
-        // The default show store: SQLite (WAL, schema migrations) under --data-dir.
-        .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],
-                swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
-        // An FLV file on disk written tag by tag (whole tags, metadata patched at the end): both recorders use it.
-        .target(name: "Recording", dependencies: ["FLV", "AMF", "MP4"], swiftSettings: strict),
         .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "Digest"], swiftSettings: strict),
         // HTTP/1.1 (RFC 9110/9112) and WebSocket (RFC 6455) codecs and connection state machines.
         .target(name: "HTTP", dependencies: ["ByteIO"], swiftSettings: strict),
@@ -123,15 +113,6 @@ let package = Package(
         // fMP4/CMAF from FLV tags: init segments and movie fragments (ISO/IEC 14496-12, -14, -15).
         .target(name: "MP4", dependencies: ["ByteIO", "FLV"], swiftSettings: strict),
         .target(name: "HLS", dependencies: ["MP4", "FLV"], swiftSettings: strict),
-        // The LL-HLS origin: packagers fed by the ingest, and players' requests held until their part exists.
-        .target(name: "LiveHLS", dependencies: ["HLS", "FLV", "Locking"], swiftSettings: strict),
-        // The web front end (LL-HLS player, pages), embedded in the binary at build time.
-        .target(name: "WebAssets",
-                resources: [.embedInCode("Web/hls-player.js"), .embedInCode("Web/hls.html"),
-                            .embedInCode("Web/hls-page.js"), .embedInCode("Web/hls.css"),
-                            .embedInCode("Web/watch.html"), .embedInCode("Web/watch.js"),
-                            .embedInCode("Web/watch.css")],
-                swiftSettings: strict),
         // WebRTC without I/O: SDP offers and answers for WHIP, STUN and the ICE agent, RTP/RTCP and payloaders.
         .target(name: "SDP", swiftSettings: strict),
         .target(name: "ICE", dependencies: ["Digest"], swiftSettings: strict),
@@ -139,7 +120,10 @@ let package = Package(
         // WHIP's HTTP exchange (RFC 9725) without I/O: the requests to send and what the responses mean.
         .target(name: "WHIP", swiftSettings: strict),
 
-        // I/O: non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
+        // MARK: IO: sockets on the epoll loop, TLS, DTLS-SRTP, files. No protocol decisions.
+        // An FLV file on disk written tag by tag (whole tags, metadata patched at the end): both recorders use it.
+        .target(name: "Recording", dependencies: ["FLV", "AMF", "MP4"], swiftSettings: strict),
+        // Non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
                 dependencies: [
                     "Locking",
@@ -149,24 +133,18 @@ let package = Package(
                     .target(name: "CTCPInfo", condition: .when(platforms: [.linux])),
                 ],
                 swiftSettings: loopThread),
-
         // WebRTC's C edge: DTLS-SRTP through OpenSSL memory BIOs, SRTP through libsrtp2, Opus through libopus.
         .target(name: "DTLS", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
         .target(name: "SRTP", dependencies: [.target(name: "CSRTP", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
+
+        // MARK: Media: frames, encoders, capture devices.
         .target(name: "Opus",
                 dependencies: ["Encoders", .target(name: "COpus", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
-
-        // The WebRTC publisher: ICE, DTLS, SRTP and RTP over a UDP socket on the Transport event loop; WHIP as an
-        // output of the engine over the HTTP client.
-        .target(name: "WebRTC",
-                dependencies: ["SDP", "ICE", "RTP", "DTLS", "SRTP", "WHIP", "Transport", "Encoders", "FLV", "Engine",
-                               "HTTPClient", "HTTP", "Locking", "StreamCore"],
-                swiftSettings: strict),
-
-        // Media: frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, the audio mixer, test sources.
+        // Frames, pixel buffer pools, conversion/scaling (libyuv on Linux), the PiP compositor, the audio mixer, test
+        // sources.
         .target(name: "Media",
                 dependencies: [.target(name: "CYUV", condition: .when(platforms: [.linux])), "Locking"],
                 swiftSettings: strict),
@@ -178,36 +156,6 @@ let package = Package(
                     .target(name: "CVOAACEnc", condition: .when(platforms: [.linux])),
                 ],
                 swiftSettings: strict),
-
-        // Drivers: an RTMP machine fed by a transport.
-        // The RTMP client over any byte stream (portable: the iOS extension links it); Linux's TCP/TLS stream in
-        // TCPConnector.swift is the one file that needs Transport.
-        .target(name: "Publisher",
-                dependencies: ["StreamCore", "RTMP", "FLV", "Locking",
-                               .target(name: "Transport", condition: .when(platforms: [.linux]))],
-                swiftSettings: strict),
-        .target(name: "IngestServer",
-                dependencies: ["RTMP", "FLV", "Recording", "AMF", "Transport", "Digest", "Locking"],
-                swiftSettings: loopThread),
-        // Drivers: HTTP/1.1 and WebSocket machines on the transport (server; client).
-        .target(name: "HTTPServer", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],
-                swiftSettings: strict),
-        .target(name: "HTTPClient", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],
-                swiftSettings: strict),
-
-        // The output layer both platforms run (the iOS extension links it): send queues and their drop policy,
-        // adaptive bitrate, reconnects, the per-destination outputs over `MediaSink` (RTMP over any byte stream, an
-        // FLV file), statistics, status text. No C module, no capture, no Transport.
-        .target(name: "Engine", dependencies: ["StreamCore", "FLV", "Recording", "Publisher", "Locking"],
-                swiftSettings: strict),
-
-        // Linux's broadcaster: sources (test patterns, X11, PulseAudio, V4L2/Y4M) → PiP → x264/AAC on a real-time
-        // thread → the engine.
-        .target(name: "Broadcast",
-                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Engine", "Capture", "Locking",
-                               "Opus"],
-                swiftSettings: strict),
-
         // Linux capture: X11 screen (xcb + MIT-SHM), PulseAudio inputs and system audio, V4L2 cameras, Y4M files.
         .target(name: "Capture",
                 dependencies: [
@@ -219,7 +167,50 @@ let package = Package(
                 ],
                 swiftSettings: strict),
 
-        // Decisions of the iOS app and broadcast extension, kept out of the Apple-only shell so they are tested here.
+        // MARK: Drivers: the machines above run on the I/O below (servers, clients, stores, the engine).
+        // The live-show driver: shows on an event loop, the store on a worker thread, the ingest's key checks.
+        .target(name: "ShowServer",
+                dependencies: ["LiveShows", "LiveProtocol", "Identity", "IngestServer", "HTTPServer", "WebSocket",
+                               "Transport", "Locking"],
+                swiftSettings: strict),
+        // The default show store: SQLite (WAL, schema migrations) under --data-dir.
+        .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],
+                swiftSettings: strict),
+        // The LL-HLS origin: packagers fed by the ingest, and players' requests held until their part exists.
+        .target(name: "LiveHLS", dependencies: ["HLS", "FLV", "Locking"], swiftSettings: strict),
+        // The WebRTC publisher: ICE, DTLS, SRTP and RTP over a UDP socket on the Transport event loop; WHIP as an
+        // output of the engine over the HTTP client.
+        .target(name: "WebRTC",
+                dependencies: ["SDP", "ICE", "RTP", "DTLS", "SRTP", "WHIP", "Transport", "Encoders", "FLV", "Engine",
+                               "HTTPClient", "HTTP", "Locking", "StreamCore"],
+                swiftSettings: strict),
+        // The RTMP client over any byte stream (portable: the iOS extension links it); Linux's TCP/TLS stream in
+        // TCPConnector.swift is the one file that needs Transport.
+        .target(name: "Publisher",
+                dependencies: ["StreamCore", "RTMP", "FLV", "Locking",
+                               .target(name: "Transport", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
+        .target(name: "IngestServer",
+                dependencies: ["RTMP", "FLV", "Recording", "AMF", "Transport", "Digest", "Locking"],
+                swiftSettings: loopThread),
+        // HTTP/1.1 and WebSocket machines on the transport (server; client).
+        .target(name: "HTTPServer", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],
+                swiftSettings: strict),
+        .target(name: "HTTPClient", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],
+                swiftSettings: strict),
+        // The output layer both platforms run (the iOS extension links it): send queues and their drop policy,
+        // adaptive bitrate, reconnects, the per-destination outputs over `MediaSink` (RTMP over any byte stream, an
+        // FLV file), statistics, status text. No C module, no capture, no Transport.
+        .target(name: "Engine", dependencies: ["StreamCore", "FLV", "Recording", "Publisher", "Locking"],
+                swiftSettings: strict),
+        // Linux's broadcaster: sources (test patterns, X11, PulseAudio, V4L2/Y4M) → PiP → x264/AAC on a real-time
+        // thread → the engine.
+        .target(name: "Broadcast",
+                dependencies: ["StreamCore", "Media", "Encoders", "FLV", "Publisher", "Engine", "Capture", "Locking",
+                               "Opus"],
+                swiftSettings: strict),
+
+        // MARK: Clients: what apps link.
         // The live-show client (seed 004's API) for apps and the CLI: the show object over the protocol's codec,
         // reconnecting and resynchronising. No C module (the app links it): Stream's WebSocketClient on Linux,
         // URLSessionWebSocketTask on Apple platforms.
@@ -233,10 +224,19 @@ let package = Package(
                 dependencies: ["RealtimeCalls", "LiveProtocol", "Broadcast", "Engine", "Publisher", "StreamCore",
                                "Locking"],
                 swiftSettings: strict),
+        // Decisions of the iOS app and broadcast extension, kept out of the Apple-only shell so they are tested here.
         .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "Engine", "Publisher", "LiveProtocol",
                                               "RealtimeCalls"],
                 swiftSettings: strict),
 
+        // MARK: Apps: the command-line tool, its web pages, the benchmark program.
+        // The web front end (LL-HLS player, pages), embedded in the binary at build time.
+        .target(name: "WebAssets",
+                resources: [.embedInCode("Web/hls-player.js"), .embedInCode("Web/hls.html"),
+                            .embedInCode("Web/hls-page.js"), .embedInCode("Web/hls.css"),
+                            .embedInCode("Web/watch.html"), .embedInCode("Web/watch.js"),
+                            .embedInCode("Web/watch.css")],
+                swiftSettings: strict),
         // The command-line tool: a tested library and a one-file executable.
         .target(name: "StreamCLI",
                 dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
@@ -252,10 +252,9 @@ let package = Package(
                                          "WebSocket", "HTTPServer", "HTTPClient", "Identity", "IngestServer",
                                          "Digest"], swiftSettings: strict),
 
-        // Shared test harness: starts nginx-rtmp, ffmpeg/ffprobe and openssl as real peers on loopback.
+        // MARK: Tests. The shared harness starts nginx-rtmp, ffmpeg, openssl and the other peers on loopback.
         .target(name: "TestSupport", dependencies: ["Locking", "FLV"], exclude: ["Peers"],
                 swiftSettings: strict),
-
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteIOTests", dependencies: ["ByteIO"], swiftSettings: strict),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
@@ -374,7 +373,9 @@ for target in package.targets {
         }
         target.path = "Tests/\(layer)/\(folder)"
     default:
-        guard let layer = layerOf[folder] else { fatalError("\(folder) has no layer: add it to `layers` in Package.swift") }
+        guard let layer = layerOf[folder] else {
+            fatalError("\(folder) has no layer: add it to `layers` in Package.swift")
+        }
         target.path = "Sources/\(layer)/\(folder)"
     }
 }

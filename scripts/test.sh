@@ -6,8 +6,11 @@ cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 
-# Package.swift must say exactly what each target imports (SwiftPM's own check misses transitive imports).
+# Package.swift must say exactly what each target imports (SwiftPM's own check misses transitive imports), the
+# imports must follow the layers, and docs/architecture.md's module graph must be current; the script's own tests
+# show each of its rules failing on a package made for it.
 scripts/check-deps
+python3 scripts/test_check_deps.py
 
 # Zero warnings is a rule: build everything (tests included) and fail on any warning in our sources.
 log=$(mktemp)
