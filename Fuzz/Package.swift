@@ -6,40 +6,38 @@
 // package's directory is called differently in every checkout (main, a worktree); the symlink fixes the name.
 import PackageDescription
 
-let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
-    ("FuzzAMF0", [.product(name: "AMF", package: "Stream")]),
-    ("FuzzChunkDecoder", [.product(name: "RTMP", package: "Stream")]),
-    ("FuzzFLV", [.product(name: "FLV", package: "Stream"), .product(name: "AMF", package: "Stream")]),
-    ("FuzzServerHandshake", [.product(name: "RTMP", package: "Stream")]),
-    ("FuzzServerSession", [.product(name: "RTMP", package: "Stream")]),
-    ("FuzzSettings", [.product(name: "StreamCore", package: "Stream")]),
-    ("FuzzIngestURL", [.product(name: "StreamCore", package: "Stream")]),
-    ("FuzzSDP", [.product(name: "SDP", package: "Stream")]),
-    ("FuzzSTUN", [.product(name: "ICE", package: "Stream")]),
-    ("FuzzRTCP", [.product(name: "RTP", package: "Stream")]),
-    ("FuzzHTTPRequestHead", [.product(name: "HTTP", package: "Stream")]),
-    ("FuzzChunkedDecoder", [.product(name: "HTTP", package: "Stream")]),
-    ("FuzzWebSocketFrameDecoder", [.product(name: "WebSocket", package: "Stream")]),
-    ("FuzzLiveRequest", [.product(name: "LiveProtocol", package: "Stream")]),
-    ("FuzzShowsFile", [.product(name: "LiveShows", package: "Stream")]),
+/// Every fuzz target links the main package's pure codecs (its StreamWire product).
+let wire: Target.Dependency = .product(name: "StreamWire", package: "Stream")
+
+let fuzzTargets = [
+    "FuzzAMF0",
+    "FuzzChunkDecoder",
+    "FuzzFLV",
+    "FuzzServerHandshake",
+    "FuzzServerSession",
+    "FuzzSettings",
+    "FuzzIngestURL",
+    "FuzzSDP",
+    "FuzzSTUN",
+    "FuzzRTCP",
+    "FuzzHTTPRequestHead",
+    "FuzzChunkedDecoder",
+    "FuzzWebSocketFrameDecoder",
+    "FuzzLiveRequest",
+    "FuzzShowsFile",
 ]
 
 let package = Package(
     name: "StreamFuzz",
     platforms: [.macOS(.v15)],
-    products: fuzzTargets.map { .executable(name: $0.name, targets: [$0.name]) }
+    products: fuzzTargets.map { .executable(name: $0, targets: [$0]) }
         + [.executable(name: "MakeCorpus", targets: ["MakeCorpus"])],
     dependencies: [.package(path: "Stream")],
     targets: [
         .target(name: "FuzzSupport"),
         .executableTarget(
             name: "MakeCorpus",
-            dependencies: ["FuzzSupport", .product(name: "RTMP", package: "Stream"),
-                           .product(name: "FLV", package: "Stream"), .product(name: "StreamCore", package: "Stream"),
-                           .product(name: "SDP", package: "Stream"), .product(name: "ICE", package: "Stream"),
-                           .product(name: "RTP", package: "Stream"),
-                           .product(name: "HTTP", package: "Stream"), .product(name: "WebSocket", package: "Stream"),
-                           .product(name: "LiveProtocol", package: "Stream")]),
-    ] + fuzzTargets.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies) },
+            dependencies: ["FuzzSupport", wire]),
+    ] + fuzzTargets.map { .executableTarget(name: $0, dependencies: ["FuzzSupport", wire]) },
     swiftLanguageModes: [.v6]
 )
