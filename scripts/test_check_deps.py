@@ -142,6 +142,7 @@ DIRTY_FILES = {
     "Sources/Wire/SDP/SDP.swift": "public struct Offer {}\n",
     "Sources/Wire/AMF/AMF.swift": "import ByteIO\nimport Transport\n",
     "Sources/Wire/RTP/RTP.swift": "import ByteIO\n#if os(Linux)\nimport Glibc\n#endif\n",
+    "Sources/Wire/RTP/Offer.swift": "/// The same name as SDP's.\npublic struct Offer {}\n",
     "Sources/Wire/HTTP/HTTP.swift": "import ByteIO\nimport Dispatch\n",
     "Sources/IO/Transport/Transport.swift": "import Glibc\n",
     "Sources/Drivers/Publisher/Publisher.swift": "import Transport\n",
@@ -193,6 +194,14 @@ class CheckDepsTests(unittest.TestCase):
         self.assertTrue(any(reason in p for p in at_place),
                         f"no problem at {place} saying {reason!r}; problems:\n" + "\n".join(self.problems))
 
+    # One name, one thing.
+
+    def test_a_public_type_in_two_modules_fails(self):
+        self.assertEqual(self.dirty_run.returncode, 1, self.dirty_run.stderr)
+        self.assertTrue(any(p.startswith("public type Offer is declared by 2 modules: RTP (Sources/Wire/RTP/Offer.swift:2)"
+                                         ", SDP (Sources/Wire/SDP/SDP.swift:1)") for p in self.problems),
+                        "\n".join(self.problems))
+
     # The existing rule: imports must match the declared dependencies.
 
     def test_undeclared_import_fails(self):
@@ -234,8 +243,8 @@ class CheckDepsTests(unittest.TestCase):
         self.assertProblem("Package.swift:19", "target Loose's path Sources/Loose is not Sources/<Layer>/<Module>")
 
     def test_each_problem_is_reported_once(self):
-        self.assertEqual(len(self.problems), 8, "\n".join(self.problems))
-        self.assertIn("check-deps: 8 problem(s): ", self.dirty_run.stderr)
+        self.assertEqual(len(self.problems), 9, "\n".join(self.problems))
+        self.assertIn("check-deps: 9 problem(s): ", self.dirty_run.stderr)
 
     # The clean fixture, the graph and the document.
 

@@ -22,9 +22,9 @@ enum AudioSessionConfigurator {
     }
 
     /// The session's inputs (only complete after `activate()`).
-    static func availableInputs() -> [AudioInput] {
+    static func availableInputs() -> [AudioSessionInput] {
         (AVAudioSession.sharedInstance().availableInputs ?? []).map {
-            AudioInput(id: $0.uid, name: $0.portName, portType: $0.portType.rawValue)
+            AudioSessionInput(id: $0.uid, name: $0.portName, portType: $0.portType.rawValue)
         }
     }
 

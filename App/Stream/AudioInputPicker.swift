@@ -4,7 +4,7 @@ import SwiftUI
 /// Lists the audio session's inputs (Bluetooth first) and saves the chosen input's uid into the settings.
 struct AudioInputPicker: View {
     @Binding var selectedID: String?
-    @State private var inputs: [AudioInput] = []
+    @State private var inputs: [AudioSessionInput] = []
     @State private var problem: String?
 
     private var selection: AudioInputSelection {
@@ -40,7 +40,7 @@ struct AudioInputPicker: View {
         }
     }
 
-    private func choose(_ input: AudioInput?) {
+    private func choose(_ input: AudioSessionInput?) {
         selectedID = input?.id
         AudioSessionConfigurator.applyPreferredInput(savedID: selectedID)
     }

@@ -3,7 +3,7 @@ public enum AudioInputSelection: Sendable, Hashable {
     /// No input was chosen: leave the system's default route (`setPreferredInput(nil)`).
     case systemDefault
     /// The saved input is connected: prefer it.
-    case preferred(AudioInput)
+    case preferred(AudioSessionInput)
     /// The saved input is not connected now (a Bluetooth mic switched off): the default route is used and the
     /// user is told, but the saved choice is kept so it applies again when the mic comes back.
     case missing(savedID: String)
@@ -12,7 +12,7 @@ public enum AudioInputSelection: Sendable, Hashable {
     /// - Parameters:
     ///   - savedID: `StreamSettings.audioInputID`.
     ///   - available: the session's `availableInputs`.
-    public init(savedID: String?, available: [AudioInput]) {
+    public init(savedID: String?, available: [AudioSessionInput]) {
         guard let savedID else {
             self = .systemDefault
             return
@@ -25,7 +25,7 @@ public enum AudioInputSelection: Sendable, Hashable {
     }
 
     /// The input to pass to `setPreferredInput`, or nil for the system default.
-    public var preferredInput: AudioInput? {
+    public var preferredInput: AudioSessionInput? {
         if case .preferred(let input) = self { return input }
         return nil
     }
@@ -46,7 +46,7 @@ public enum AudioInputSelection: Sendable, Hashable {
 
     /// The inputs in picker order: Bluetooth first (what this picker is for), then by name; ties keep their order.
     /// - Parameter inputs: the session's `availableInputs`.
-    public static func pickerOrder(_ inputs: [AudioInput]) -> [AudioInput] {
+    public static func pickerOrder(_ inputs: [AudioSessionInput]) -> [AudioSessionInput] {
         inputs.enumerated().sorted { lhs, rhs in
             if lhs.element.isBluetooth != rhs.element.isBluetooth { return lhs.element.isBluetooth }
             if lhs.element.name != rhs.element.name { return lhs.element.name < rhs.element.name }

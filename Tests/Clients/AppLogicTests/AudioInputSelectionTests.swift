@@ -2,9 +2,9 @@ import Testing
 import AppLogic
 
 @Suite struct AudioInputSelectionTests {
-    static let builtIn = AudioInput(id: "Built-In Microphone", name: "iPhone Microphone", portType: "MicrophoneBuiltIn")
-    static let dji = AudioInput(id: "AA:BB:CC:DD:EE:FF-tacl", name: "DJI Mic 2", portType: "BluetoothHFP")
-    static let usb = AudioInput(id: "usb-1", name: "A USB Mic", portType: "USBAudio")
+    static let builtIn = AudioSessionInput(id: "Built-In Microphone", name: "iPhone Microphone", portType: "MicrophoneBuiltIn")
+    static let dji = AudioSessionInput(id: "AA:BB:CC:DD:EE:FF-tacl", name: "DJI Mic 2", portType: "BluetoothHFP")
+    static let usb = AudioSessionInput(id: "usb-1", name: "A USB Mic", portType: "USBAudio")
 
     @Test func nothingSavedUsesTheSystemDefault() {
         let selection = AudioInputSelection(savedID: nil, available: [Self.builtIn, Self.dji])
@@ -34,14 +34,14 @@ import AppLogic
     }
 
     @Test func pickerListsBluetoothFirstThenByName() {
-        let second = AudioInput(id: "b2", name: "AirPods", portType: "BluetoothHFP")
+        let second = AudioSessionInput(id: "b2", name: "AirPods", portType: "BluetoothHFP")
         let order = AudioInputSelection.pickerOrder([Self.builtIn, Self.usb, Self.dji, second])
         #expect(order == [second, Self.dji, Self.usb, Self.builtIn])
     }
 
     @Test func pickerKeepsTheOrderOfSameNamedInputs() {
-        let first = AudioInput(id: "1", name: "Mic", portType: "USBAudio")
-        let second = AudioInput(id: "2", name: "Mic", portType: "USBAudio")
+        let first = AudioSessionInput(id: "1", name: "Mic", portType: "USBAudio")
+        let second = AudioSessionInput(id: "2", name: "Mic", portType: "USBAudio")
         #expect(AudioInputSelection.pickerOrder([first, second]) == [first, second])
         #expect(AudioInputSelection.pickerOrder([second, first]) == [second, first])
     }

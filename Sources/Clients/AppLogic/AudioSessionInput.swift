@@ -1,5 +1,5 @@
 /// One microphone the audio session offers, as `AVAudioSessionPortDescription` describes it.
-public struct AudioInput: Sendable, Hashable, Identifiable {
+public struct AudioSessionInput: Sendable, Hashable, Identifiable {
     /// The port's stable `uid`, persisted as `StreamSettings.audioInputID`.
     public var id: String
     /// The port's `portName`, e.g. "DJI Mic 2".

@@ -1,7 +1,7 @@
 import Testing
 import AppLogic
 
-@Suite struct AudioInputTests {
+@Suite struct AudioSessionInputTests {
     @Test(arguments: [
         ("BluetoothHFP", true),
         ("BluetoothLE", true),
@@ -11,6 +11,6 @@ import AppLogic
         ("USBAudio", false),
     ])
     func bluetoothIsTheBluetoothPortFamily(_ portType: String, _ expected: Bool) {
-        #expect(AudioInput(id: "x", name: "x", portType: portType).isBluetooth == expected)
+        #expect(AudioSessionInput(id: "x", name: "x", portType: portType).isBluetooth == expected)
     }
 }
