@@ -47,7 +47,7 @@ public final class HTTPClient: Sendable {
         if let loop {
             self.loop = loop
         } else {
-            self.loop = try ClientEventLoop.shared()
+            self.loop = try EventLoop.sharedForHTTPClients()
         }
     }
 

@@ -77,7 +77,7 @@ public final class WebSocketClient: Sendable {
         if let loop {
             chosenLoop = loop
         } else {
-            chosenLoop = try ClientEventLoop.shared()
+            chosenLoop = try EventLoop.sharedForHTTPClients()
         }
         var random = SystemRandomNumberGenerator()
         let nonce = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }

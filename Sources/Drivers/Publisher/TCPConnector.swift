@@ -50,7 +50,7 @@ public struct TCPConnector: ByteStreamConnector {
 
     private func resolvedLoop() throws(TransportError) -> EventLoop {
         if let loop { return loop }
-        return try ClientEventLoop.shared()
+        return try EventLoop.sharedClient()
     }
 }
 
@@ -63,7 +63,7 @@ extension RTMPClient {
     public init(options: Options = Options(), loop: EventLoop? = nil) throws(PublishError) {
         var running = loop
         do throws(TransportError) {
-            if running == nil { running = try ClientEventLoop.shared() }
+            if running == nil { running = try EventLoop.sharedClient() }
         } catch {
             throw PublishError(.connectionLost, "cannot start the network event loop: \(error)")
         }
@@ -128,22 +128,6 @@ extension LinkError {
         case .peerClosed, .closed, .io, .listenFailed: .closed
         }
         self.init(kind, error.description)
-    }
-}
-
-/// The process-wide event loop for client connections, started on first use.
-///
-/// One thread serves every publisher in the process (a broadcast to several destinations shares it).
-enum ClientEventLoop {
-    private static let loop = Locked<EventLoop?>(nil)
-
-    static func shared() throws(TransportError) -> EventLoop {
-        try loop.withLock { (current: inout EventLoop?) throws(TransportError) -> EventLoop in
-            if let current { return current }
-            let made = try EventLoop(name: "stream-client")
-            current = made
-            return made
-        }
     }
 }
 #endif
