@@ -81,7 +81,7 @@ let package = Package(
         // The live-show protocol's values and JSON codec (docs/live-protocol.md), for the server and clients.
         .target(name: "LiveProtocol", dependencies: ["JSON"], swiftSettings: strict),
         // Live shows without I/O: declarations, roles, one state machine per show, the store protocol.
-        .target(name: "LiveShows", dependencies: ["LiveProtocol", "JSON", "Digest"], swiftSettings: strict),
+        .target(name: "LiveShows", dependencies: ["LiveProtocol", "JSON", "Digest", "ByteIO"], swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
         .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "Digest"], swiftSettings: strict),
         // HTTP/1.1 (RFC 9110/9112) and WebSocket (RFC 6455) codecs and connection state machines.
@@ -91,7 +91,7 @@ let package = Package(
         .target(name: "MP4", dependencies: ["ByteIO", "FLV"], swiftSettings: strict),
         .target(name: "HLS", dependencies: ["MP4", "FLV"], swiftSettings: strict),
         // WebRTC without I/O: SDP offers and answers for WHIP, STUN and the ICE agent, RTP/RTCP and payloaders.
-        .target(name: "SDP", swiftSettings: strict),
+        .target(name: "SDP", dependencies: ["ByteIO"], swiftSettings: strict),
         .target(name: "ICE", dependencies: ["Digest"], swiftSettings: strict),
         .target(name: "RTP", dependencies: ["ByteIO"], swiftSettings: strict),
         // WHIP's HTTP exchange (RFC 9725) without I/O: the requests to send and what the responses mean.
@@ -148,7 +148,7 @@ let package = Package(
         // The live-show driver: shows on an event loop, the store on a worker thread, the ingest's key checks.
         .target(name: "ShowServer",
                 dependencies: ["LiveShows", "LiveProtocol", "Identity", "IngestServer", "HTTPServer", "WebSocket",
-                               "Transport", "Locking"],
+                               "Transport", "Locking", "ByteIO"],
                 swiftSettings: strict),
         // The default show store: SQLite (WAL, schema migrations) under --data-dir.
         .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],
@@ -159,7 +159,7 @@ let package = Package(
         // output of the engine over the HTTP client.
         .target(name: "WebRTC",
                 dependencies: ["SDP", "ICE", "RTP", "DTLS", "SRTP", "WHIP", "Transport", "Encoders", "FLV", "Engine",
-                               "HTTPClient", "HTTP", "Locking", "StreamCore"],
+                               "HTTPClient", "HTTP", "Locking", "StreamCore", "ByteIO"],
                 swiftSettings: strict),
         // The RTMP client over any byte stream (portable: the iOS extension links it); Linux's TCP/TLS stream in
         // TCPConnector.swift is the one file that needs Transport.
@@ -168,7 +168,7 @@ let package = Package(
                                .target(name: "Transport", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
         .target(name: "IngestServer",
-                dependencies: ["RTMP", "FLV", "Recording", "AMF", "Transport", "Digest", "Locking"],
+                dependencies: ["RTMP", "FLV", "Recording", "AMF", "Transport", "Digest", "Locking", "ByteIO"],
                 swiftSettings: loopThread),
         // HTTP/1.1 and WebSocket machines on the transport (server; client).
         .target(name: "HTTPServer", dependencies: ["HTTP", "WebSocket", "Transport", "Locking"],

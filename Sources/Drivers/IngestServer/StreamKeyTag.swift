@@ -1,3 +1,4 @@
+import ByteIO
 import Digest
 
 /// A short, non-reversible tag for a stream key, for file names and logs.
@@ -7,12 +8,7 @@ import Digest
 public enum StreamKeyTag {
     /// The tag of `key`, e.g. "#3f2a9c01".
     public static func tag(_ key: String) -> String {
-        let digest = SHA256.hash(Array(key.utf8))
-        let hex = digest.prefix(4).map { byte -> String in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }
-        return "#" + hex.joined()
+        "#" + Hex.encode(SHA256.hash(Array(key.utf8)).prefix(4))
     }
 
     /// The length of a ``media(_:app:key:)`` tag in hex digits (128 bits).
@@ -23,8 +19,6 @@ public enum StreamKeyTag {
     /// ``tag(_:)`` (short, unkeyed: for logs) it cannot be found by trying keys or tags without the server's key.
     public static func media(_ streamKey: String, app: String, key: [UInt8]) -> String {
         let message = Array("stream media tag\n\(app.utf8.count)\n".utf8) + Array(app.utf8) + Array(streamKey.utf8)
-        let digits = Array("0123456789abcdef")
-        return String(HMACSHA256.authenticationCode(key: key, message: message).prefix(mediaTagLength / 2)
-            .flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
+        return Hex.encode(HMACSHA256.authenticationCode(key: key, message: message).prefix(mediaTagLength / 2))
     }
 }

@@ -1,3 +1,4 @@
+import ByteIO
 import Identity
 import LiveProtocol
 import LiveShows
@@ -37,10 +38,7 @@ final class MediaGate: Sendable {
 
     init(secret: TokenSecret, lifetime: Duration, onForgotten: @escaping @Sendable (Int64) -> Void) {
         var generator = SystemRandomNumberGenerator()
-        let boot = (0..<16).map { _ in
-            let digits = String(UInt8.random(in: 0...255, using: &generator), radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        let boot = Hex.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
         key = secret.derivedKey(for: "stream media tokens \(boot)")
         self.lifetime = max(2, lifetime.components.seconds)
         self.onForgotten = onForgotten

@@ -1,3 +1,4 @@
+import ByteIO
 import Encoders
 import Engine
 import FLV
@@ -62,14 +63,9 @@ public actor WHIPSink: MediaSink {
         let body = headers.videoSequenceHeader.body
         if body.count >= FLVVideoTagBody.headerSize + 4 {
             let start = FLVVideoTagBody.headerSize + 1
-            configuration.profileLevelID = body[start..<start + 3].map { Self.hex($0) }.joined()
+            configuration.profileLevelID = Hex.encode(body[start..<start + 3])
         }
         link.withLock { $0.requestKeyframe = requestKeyframe }
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 
     /// Starts a new WHIP session and waits until ICE and DTLS are up.

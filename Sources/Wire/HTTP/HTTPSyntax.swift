@@ -1,3 +1,5 @@
+import ByteIO
+
 /// Character classes of RFC 9110 §5.6 and RFC 9112, as byte tests.
 enum HTTPSyntax {
     static let cr = UInt8(ascii: "\r")
@@ -45,13 +47,8 @@ enum HTTPSyntax {
     /// A short, printable excerpt of peer bytes for an error message.
     static func excerpt<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         let shown = bytes.prefix(40).map { byte -> String in
-            byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + hex2(byte)
+            byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + Hex.encode([byte])
         }.joined()
         return bytes.count > 40 ? shown + "…" : shown
-    }
-
-    private static func hex2(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 }

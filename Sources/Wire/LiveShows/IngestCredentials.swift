@@ -1,3 +1,4 @@
+import ByteIO
 import Digest
 import LiveProtocol
 

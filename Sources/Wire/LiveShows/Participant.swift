@@ -1,3 +1,5 @@
+import ByteIO
+
 /// A driver's handle for one connection in a show.
 public struct SessionID: Sendable, Hashable, CustomStringConvertible {
     /// The number; unique among the driver's sessions (and, with several nodes, random enough to be unique across

@@ -1,3 +1,4 @@
+import ByteIO
 import FLV
 
 /// An H.264 video track as the init segment describes it: the decoder configuration (avcC) and the picture size
@@ -40,12 +41,7 @@ public struct VideoTrack: Sendable, Hashable {
     /// The RFC 6381 codec string, e.g. "avc1.64001f" (profile, constraint flags and level in hex), as an HLS
     /// `CODECS` attribute or a Media Source `addSourceBuffer` type names it.
     public var codec: String {
-        "avc1." + [configuration.profileIndication, configuration.profileCompatibility,
-                   configuration.levelIndication].map(Self.hexByte).joined()
-    }
-
-    static func hexByte(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+        "avc1." + Hex.encode([configuration.profileIndication, configuration.profileCompatibility,
+                              configuration.levelIndication])
     }
 }

@@ -1,3 +1,5 @@
+import ByteIO
+
 /// A certificate fingerprint as SDP carries it (RFC 8122 §5): `a=fingerprint:sha-256 AB:CD:...`.
 public struct DTLSFingerprint: Sendable, Hashable, CustomStringConvertible {
     /// Hash functions a fingerprint may use, with their digest sizes.
@@ -41,10 +43,6 @@ public struct DTLSFingerprint: Sendable, Hashable, CustomStringConvertible {
 
     /// The attribute value, upper-case hex as RFC 8122 §5 writes it.
     public var description: String {
-        let hex = digest.map { byte -> String in
-            let text = String(byte, radix: 16, uppercase: true)
-            return text.count == 1 ? "0" + text : text
-        }
-        return algorithm + " " + hex.joined(separator: ":")
+        return algorithm + " " + digest.map { Hex.encode([$0], uppercase: true) }.joined(separator: ":")
     }
 }

@@ -1,3 +1,5 @@
+import ByteIO
+
 /// The offer a WHIP publisher POSTs (RFC 9725 §4.2): one BUNDLEd, rtcp-muxed, sendonly transport carrying H.264
 /// video and Opus audio, with every local ICE candidate inline (no trickle) and the DTLS certificate's fingerprint.
 public struct WHIPOffer: Sendable, Hashable {
@@ -25,10 +27,7 @@ public struct WHIPOffer: Sendable, Hashable {
         /// - Returns: six lower-case hex digits, or nil when the SPS is too short.
         public static func profileLevelID(sps: [UInt8]) -> String? {
             guard sps.count >= 4 else { return nil }
-            return sps[1...3].map { byte -> String in
-                let text = String(byte, radix: 16)
-                return text.count == 1 ? "0" + text : text
-            }.joined()
+            return Hex.encode(sps[1...3])
         }
     }
 

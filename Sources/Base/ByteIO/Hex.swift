@@ -1,8 +1,11 @@
-/// Lower-case hexadecimal, for key hashes, nonces and grants.
-enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
+/// Hexadecimal text of bytes, the one helper of the package: key hashes, nonces, grants, tags, fingerprints.
+public enum Hex {
+    private static let lower = Array("0123456789abcdef".utf8)
+    private static let upper = Array("0123456789ABCDEF".utf8)
 
-    static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    /// Two digits per byte, lower-case unless `uppercase`.
+    public static func encode<C: Collection>(_ bytes: C, uppercase: Bool = false) -> String where C.Element == UInt8 {
+        let digits = uppercase ? upper : lower
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 2)
         for byte in bytes {
@@ -12,8 +15,8 @@ enum Hex {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// Nil for an odd length or a character that is not a lower-case hex digit.
-    static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
+    /// The bytes of lower-case hex text; nil for an odd length or a character that is not a lower-case hex digit.
+    public static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
         let characters = Array(text.utf8)
         guard characters.count % 2 == 0 else { return nil }
         var output: [UInt8] = []
