@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "HLS", dependencies: ["MP4", "FLV"], swiftSettings: strict),
         // WebRTC without I/O: SDP offers and answers for WHIP, STUN and the ICE agent, RTP/RTCP and payloaders.
         .target(name: "SDP", dependencies: ["ByteIO"], swiftSettings: strict),
-        .target(name: "ICE", dependencies: ["Digest"], swiftSettings: strict),
+        .target(name: "ICE", dependencies: ["Digest", "ByteIO"], swiftSettings: strict),
         .target(name: "RTP", dependencies: ["ByteIO"], swiftSettings: strict),
         // WHIP's HTTP exchange (RFC 9725) without I/O: the requests to send and what the responses mean.
         .target(name: "WHIP", swiftSettings: strict),
@@ -103,7 +103,7 @@ let package = Package(
         // Non-blocking sockets on an epoll loop, TLS through OpenSSL. No protocol knowledge.
         .target(name: "Transport",
                 dependencies: [
-                    "Locking",
+                    "Locking", "ByteIO",
                     .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                     .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                     .target(name: "CEpoll", condition: .when(platforms: [.linux])),
@@ -219,7 +219,7 @@ let package = Package(
                 dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
                                "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer",
                                "SQLiteShowStore", "RealtimeCalls", "RealtimeBroadcast", "LiveProtocol", "JSON",
-                               "LiveHLS", "WebAssets", "WebRTC", "WHIP", "HTTPClient", "ICE", "Recording"],
+                               "LiveHLS", "WebAssets", "WebRTC", "WHIP", "HTTPClient", "ICE", "Recording", "ByteIO"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
@@ -248,7 +248,7 @@ let package = Package(
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
         .testTarget(name: "SDPTests", dependencies: ["SDP"], swiftSettings: strict),
-        .testTarget(name: "ICETests", dependencies: ["ICE", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ICETests", dependencies: ["ICE", "ByteIO", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RTPTests", dependencies: ["RTP"], swiftSettings: strict),
         .testTarget(name: "WHIPTests", dependencies: ["WHIP"], swiftSettings: strict),
         .testTarget(name: "WebRTCTests",
@@ -280,7 +280,7 @@ let package = Package(
                     dependencies: ["HTTPServer", "HTTPClient", "HTTP", "WebSocket", "Transport", "Locking",
                                    "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "Locking", "TestSupport"],
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "ByteIO", "Locking", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "EncodersTests", dependencies: ["Encoders"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import ByteIO
 import Engine
 #if canImport(FoundationEssentials)
 import FoundationEssentials

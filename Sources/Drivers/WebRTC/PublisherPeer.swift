@@ -1,3 +1,4 @@
+import ByteIO
 import DTLS
 import Encoders
 import FLV
@@ -28,7 +29,7 @@ final class PublisherPeer {
         var offer: WHIPOffer
         var dtls: DTLSEndpoint
         var streams: Streams
-        var remote: UDPAddress?
+        var remote: TransportAddress?
     }
 
     private struct Streams {
@@ -43,7 +44,7 @@ final class PublisherPeer {
         var outbound: SRTPSession
         var inbound: SRTPSession
         var streams: Streams
-        var remote: UDPAddress
+        var remote: TransportAddress
     }
 
     let loop: EventLoop
@@ -250,7 +251,7 @@ final class PublisherPeer {
 
     // MARK: - Datagrams
 
-    private func receive(_ bytes: [UInt8], from source: UDPAddress) {
+    private func receive(_ bytes: [UInt8], from source: TransportAddress) {
         guard let first = bytes.first else { return }
         switch first {
         case 0...3:
@@ -266,7 +267,7 @@ final class PublisherPeer {
         rearm()
     }
 
-    private func receiveDTLS(_ bytes: [UInt8], from source: UDPAddress) {
+    private func receiveDTLS(_ bytes: [UInt8], from source: TransportAddress) {
         guard case .connecting(var connecting) = phase else {
             // After the handshake: a peer that missed our last flight sends its own again (OpenSSL answers with
             // ours), or it closes the association.
@@ -288,7 +289,7 @@ final class PublisherPeer {
     }
 
     private func keyed(_ keys: SRTPKeyingMaterial, connecting: Connecting) {
-        guard let remote = ice.selectedAddress.flatMap({ UDPAddress(ip: $0.ip, port: $0.port) }) ?? connecting.remote
+        guard let remote = ice.selectedAddress ?? connecting.remote
         else { return }
         do {
             let media = Media(dtls: connecting.dtls,
@@ -377,8 +378,8 @@ final class PublisherPeer {
         rearm()
     }
 
-    private func retransmitDTLS(_ dtls: DTLSEndpoint, to remote: UDPAddress?) {
-        guard let destination = remote ?? ice.selectedAddress.flatMap({ UDPAddress(ip: $0.ip, port: $0.port) })
+    private func retransmitDTLS(_ dtls: DTLSEndpoint, to remote: TransportAddress?) {
+        guard let destination = remote ?? ice.selectedAddress
         else { return }
         do {
             for datagram in try dtls.handleTimeout().datagrams { socket?.send(datagram, to: destination) }
@@ -442,9 +443,7 @@ final class PublisherPeer {
         for action in actions {
             switch action {
             case .send(let bytes, let destination):
-                if let address = UDPAddress(ip: destination.ip, port: destination.port) {
-                    socket?.send(bytes, to: address)
-                }
+                socket?.send(bytes, to: destination)
             case .gathered(let candidates):
                 gathered(candidates)
             case .connected(let address):
@@ -478,14 +477,13 @@ final class PublisherPeer {
     }
 
     private func iceConnected(to address: TransportAddress) {
-        guard case .connecting(var connecting) = phase,
-              let remote = UDPAddress(ip: address.ip, port: address.port) else { return }
-        connecting.remote = remote
+        guard case .connecting(var connecting) = phase else { return }
+        connecting.remote = address
         phase = .connecting(connecting)
         guard !connecting.dtls.isConnected else { return }
         do {
             let output = try connecting.dtls.start()
-            for datagram in output.datagrams { socket?.send(datagram, to: remote) }
+            for datagram in output.datagrams { socket?.send(datagram, to: address) }
         } catch {
             fail(WebRTCError(.dtls, "cannot start DTLS: \(error)"))
         }

@@ -1,3 +1,4 @@
+import ByteIO
 import Encoders
 import ICE
 import Transport

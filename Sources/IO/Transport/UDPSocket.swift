@@ -1,3 +1,4 @@
+import ByteIO
 import CEpoll
 import Glibc
 
@@ -18,9 +19,9 @@ public final class UDPSocket: DescriptorSource {
 
     var fd: Int32
     var id: UInt64 = 0
-    private let onDatagram: ([UInt8], UDPAddress) -> Void
+    private let onDatagram: ([UInt8], TransportAddress) -> Void
 
-    private init(fd: Int32, port: Int, loop: EventLoop, onDatagram: @escaping ([UInt8], UDPAddress) -> Void) {
+    private init(fd: Int32, port: Int, loop: EventLoop, onDatagram: @escaping ([UInt8], TransportAddress) -> Void) {
         self.fd = fd
         self.localPort = port
         self.loop = loop
@@ -37,7 +38,7 @@ public final class UDPSocket: DescriptorSource {
     /// - Throws: ``TransportError`` `.listenFailed` when the address cannot be bound.
     public static func bind(host: String = "0.0.0.0", port: Int = 0, receiveBufferBytes: Int = 1 << 20,
                             on loop: EventLoop,
-                            onDatagram: @escaping ([UInt8], UDPAddress) -> Void) throws(TransportError) -> UDPSocket {
+                            onDatagram: @escaping ([UInt8], TransportAddress) -> Void) throws(TransportError) -> UDPSocket {
         loop.assertInEventLoop()
         let endpoint = endpointName(host: host, port: port)
         guard let address = SocketAddress(numericHost: host, port: port) else {
@@ -63,7 +64,7 @@ public final class UDPSocket: DescriptorSource {
     /// Sends one datagram now, or drops it when the kernel's buffer is full.
     /// - Returns: whether the kernel took it.
     @discardableResult
-    public func send(_ bytes: [UInt8], to destination: UDPAddress) -> Bool {
+    public func send(_ bytes: [UInt8], to destination: TransportAddress) -> Bool {
         loop.assertInEventLoop()
         guard fd >= 0 else { return false }
         let sent = destination.socketAddress.withSockaddr { address, length in
@@ -99,7 +100,7 @@ public final class UDPSocket: DescriptorSource {
             }
             guard received.0 >= 0 else { return }  // EAGAIN: drained
             guard !received.1.isEmpty else { continue }
-            guard let peer = UDPAddress(source) else { continue }
+            guard let peer = TransportAddress(source) else { continue }
             onDatagram(received.1, peer)
         }
     }

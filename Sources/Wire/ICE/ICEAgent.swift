@@ -1,3 +1,5 @@
+import ByteIO
+
 /// A full ICE agent (RFC 8445) for one component over one UDP socket, as a state machine without I/O.
 ///
 /// It gathers (a server-reflexive candidate when a STUN server is configured), runs connectivity checks against the

@@ -1,3 +1,5 @@
+import ByteIO
+
 /// A local or remote ICE candidate (RFC 8445 §5.1): a transport address, its type and its priority.
 public struct ICECandidate: Sendable, Hashable {
     /// Candidate types with their recommended type preferences (RFC 8445 §5.1.2.2).

@@ -1,3 +1,5 @@
+import ByteIO
+
 /// One STUN attribute (RFC 8489 §14): a type and its value, without the padding.
 public struct STUNAttribute: Sendable, Hashable {
     /// Attribute types this agent reads or writes (RFC 8489 §18.3, RFC 8445 §16.1).

@@ -1,3 +1,4 @@
+import ByteIO
 import Digest
 
 /// A STUN message (RFC 8489 §5): header, transaction id and attributes, with MESSAGE-INTEGRITY and FINGERPRINT.

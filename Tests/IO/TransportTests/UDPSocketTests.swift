@@ -1,3 +1,4 @@
+import ByteIO
 import Locking
 import TestSupport
 import Testing
@@ -18,10 +19,10 @@ import Testing
             """])
         let line = try echo.readLine()
         let portText = line.hasPrefix("PORT ") ? line.split(separator: " ").last : nil
-        let port = try #require(portText.flatMap { Int($0) })
-        let peer = try #require(UDPAddress(host: "127.0.0.1", port: port))
+        let port = try #require(portText.flatMap { UInt16($0) })
+        let peer = try #require(TransportAddress(host: "127.0.0.1", port: port))
         #expect(peer.description == "127.0.0.1:\(port)")
-        let received = Locked<[([UInt8], UDPAddress)]>([])
+        let received = Locked<[([UInt8], TransportAddress)]>([])
         try await withLoop { loop in
             let socket = try await loop.submit {
                 LoopBound(try UDPSocket.bind(host: "127.0.0.1", on: loop) { bytes, source in
@@ -58,7 +59,7 @@ import Testing
 
     @Test func interfaceAddressesListLoopbackOnlyWhenAsked() throws {
         let all = InterfaceAddresses.current(includeLoopback: true)
-        #expect(all.contains(UDPAddress(host: "127.0.0.1", port: 0)!))
+        #expect(all.contains(TransportAddress(host: "127.0.0.1", port: 0)!))
         let outside = InterfaceAddresses.current(includeLoopback: false)
         #expect(!outside.contains { $0.ip == [127, 0, 0, 1] || $0.ip == [UInt8](repeating: 0, count: 15) + [1] })
         // IPv4 first, and no link-local IPv6 (fe80::/10).
@@ -69,10 +70,10 @@ import Testing
     }
 
     @Test func addressesRoundTripThroughTheKernelForm() throws {
-        let v6 = try #require(UDPAddress(host: "2001:db8::7", port: 5004))
+        let v6 = try #require(TransportAddress(host: "2001:db8::7", port: 5004))
         #expect(v6.ip.count == 16)
         #expect(v6.description == "[2001:db8::7]:5004")
-        #expect(UDPAddress(v6.socketAddress) == v6)
-        #expect(UDPAddress(ip: [1, 2, 3], port: 1) == nil)
+        #expect(TransportAddress(v6.socketAddress) == v6)
+        #expect(TransportAddress(ip: [1, 2, 3], port: 1) == nil)
     }
 }

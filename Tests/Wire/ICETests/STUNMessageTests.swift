@@ -1,3 +1,4 @@
+import ByteIO
 import Testing
 @testable import ICE
 

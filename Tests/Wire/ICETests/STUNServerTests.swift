@@ -1,3 +1,4 @@
+import ByteIO
 import Foundation
 @testable import ICE
 import TestSupport

@@ -1,26 +1,10 @@
+import ByteIO
 import Glibc
 
-/// A UDP peer: an IPv4 or IPv6 address as bytes (network order) and a port. Cheap to compare and hash, so a
-/// protocol above can key per-peer state by it without formatting strings for every datagram.
-public struct UDPAddress: Sendable, Hashable, CustomStringConvertible {
-    /// 4 bytes for IPv4, 16 for IPv6.
-    public let ip: [UInt8]
-    /// The port.
-    public let port: UInt16
-
-    /// Creates an address from its parts; nil unless `ip` has 4 or 16 bytes.
-    public init?(ip: [UInt8], port: UInt16) {
-        guard ip.count == 4 || ip.count == 16 else { return nil }
-        self.ip = ip
-        self.port = port
-    }
-
-    /// Parses a numeric host ("127.0.0.1", "::1"); nil for names.
-    public init?(host: String, port: Int) {
-        guard let address = SocketAddress(numericHost: host, port: port) else { return nil }
-        self.init(address)
-    }
-
+/// The one address value of the package (ICE's candidates, a UDP socket's peers) to and from the C library's
+/// `sockaddr`. Cheap to compare and hash, so a protocol above can key per-peer state by it without formatting
+/// strings for every datagram.
+extension TransportAddress {
     init?(_ address: SocketAddress) {
         let parts: (ip: [UInt8], port: UInt16)? = withUnsafeBytes(of: address.storage) { raw in
             switch address.family {
@@ -52,7 +36,4 @@ public struct UDPAddress: Sendable, Hashable, CustomStringConvertible {
         withUnsafeMutableBytes(of: &address.sin6_addr) { $0.copyBytes(from: ip) }
         return SocketAddress(address)
     }
-
-    /// "127.0.0.1:5000" or "[::1]:5000".
-    public var description: String { socketAddress.description }
 }

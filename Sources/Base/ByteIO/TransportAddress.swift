@@ -1,4 +1,5 @@
-/// A UDP transport address: an IPv4 or IPv6 address and a port, parsed and printed without the C library.
+/// A transport address: an IPv4 or IPv6 address and a port, parsed and printed without the C library. The one
+/// address value of the package: ICE's candidates and the UDP sockets' peers (Transport converts it to `sockaddr`).
 public struct TransportAddress: Sendable, Hashable, CustomStringConvertible {
     /// The address bytes in network order: 4 for IPv4, 16 for IPv6.
     public let ip: [UInt8]
