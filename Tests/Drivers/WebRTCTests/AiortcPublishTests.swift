@@ -41,7 +41,7 @@ struct AiortcPublishTests {
         let source = try TestMediaSource(bitrateKbps: 1500)
         // Small packets: aiortc asks for a keyframe only 512 packets after an unrepaired gap, and the test pattern
         // compresses well; at 200 bytes a packet that is about two seconds.
-        let (statistics, results) = try await endpoint.broadcast(source, seconds: 16, videoBitrateKbps: 1500,
+        let (statistics, results) = try await endpoint.broadcast(source, seconds: 20, videoBitrateKbps: 1500,
                                                                  maximumPayloadSize: 200)
 
         #expect((results["relay_dropped"] as? Int ?? 0) > 20)
@@ -51,11 +51,12 @@ struct AiortcPublishTests {
         // One keyframe at the start, at least one more for the PLI.
         #expect(source.forcedKeyframes.withLock { $0 } >= 2)
         let perSecond = results["per_second"] as? [Int] ?? []
-        // Frames decoded keep rising: aiortc waits out the lost 0.3 s for 512 packets (about 3.5 s) before its PLI,
-        // then decodes again; and at a full rate once the path heals.
-        #expect(perSecond.count >= 14, "\(perSecond)")
-        #expect(perSecond.dropLast().filter { $0 == 0 }.count <= 5, "frames decoded per second: \(perSecond)")
-        #expect(perSecond.dropLast().suffix(4).allSatisfy { $0 >= 20 }, "frames decoded per second: \(perSecond)")
+        // Frames decoded keep rising: aiortc waits out the lost 0.3 s for 512 packets (about 3.5 s, once in a while
+        // two such waits when its first PLI's keyframe is caught by the loss too) before it decodes again; and at a
+        // full rate once the path heals at 8 s. (With 16 s and at most 5 zero seconds, 2 of 7 runs here fell short.)
+        #expect(perSecond.count >= 18, "\(perSecond)")
+        #expect(perSecond.dropLast().filter { $0 == 0 }.count <= 8, "frames decoded per second: \(perSecond)")
+        #expect(perSecond.dropLast().suffix(5).allSatisfy { $0 >= 20 }, "frames decoded per second: \(perSecond)")
         let bitrates = source.appliedBitrates.withLock { $0 }
         print("lossy relay: \(results["relay_dropped"] ?? 0) datagrams dropped, \(statistics.nacksReceived) NACKs, "
             + "\(statistics.retransmitted) resent, \(statistics.keyframeRequests) keyframe requests, "
