@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "HLS", dependencies: ["MP4", "FLV"], swiftSettings: strict),
         // WebRTC without I/O: SDP offers and answers for WHIP, STUN and the ICE agent, RTP/RTCP and payloaders.
         .target(name: "SDP", dependencies: ["ByteIO"], swiftSettings: strict),
-        .target(name: "ICE", dependencies: ["Digest", "ByteIO"], swiftSettings: strict),
+        .target(name: "ICE", dependencies: ["Digest", "ByteIO", "SDP"], swiftSettings: strict),
         .target(name: "RTP", dependencies: ["ByteIO"], swiftSettings: strict),
         // WHIP's HTTP exchange (RFC 9725) without I/O: the requests to send and what the responses mean.
         .target(name: "WHIP", swiftSettings: strict),

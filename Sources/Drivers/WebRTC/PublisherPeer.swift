@@ -168,8 +168,8 @@ final class PublisherPeer {
             guard let address = TransportAddress(host: candidate.address, port: UInt16(clamping: candidate.port)) else {
                 return nil  // an mDNS name: not resolvable here
             }
-            return ICECandidate(kind: ICECandidate.Kind(rawValue: candidate.kind.rawValue) ?? .host, address: address,
-                                priority: candidate.priority, foundation: candidate.foundation)
+            return ICECandidate(kind: candidate.kind, address: address, priority: candidate.priority,
+                                foundation: candidate.foundation)
         }
         phase = .connecting(Connecting(offer: offer, dtls: dtls, streams: streams))
         run(ice.start(remoteUfrag: answer.iceUfrag, remotePwd: answer.icePwd, remoteCandidates: candidates, now: now))
@@ -465,7 +465,7 @@ final class PublisherPeer {
             candidates: candidates.map { candidate in
                 SDPCandidate(foundation: candidate.foundation, priority: candidate.priority,
                              address: candidate.address.host, port: Int(candidate.address.port),
-                             kind: SDPCandidate.Kind(rawValue: candidate.kind.rawValue) ?? .host,
+                             kind: candidate.kind,
                              related: candidate.base.map { ($0.host, Int($0.port)) })
             },
             cname: configuration.cname,

@@ -1,28 +1,10 @@
 import ByteIO
+import SDP
 
 /// A local or remote ICE candidate (RFC 8445 §5.1): a transport address, its type and its priority.
 public struct ICECandidate: Sendable, Hashable {
-    /// Candidate types with their recommended type preferences (RFC 8445 §5.1.2.2).
-    public enum Kind: String, Sendable, Hashable {
-        /// An address of a local interface.
-        case host
-        /// Learned from a peer's check arriving from an address it had not listed.
-        case peerReflexive = "prflx"
-        /// The outside address a STUN server reported.
-        case serverReflexive = "srflx"
-        /// An address on a TURN relay (never gathered here; a remote one may be used).
-        case relayed = "relay"
-
-        /// RFC 8445 §5.1.2.2's recommended type preference.
-        public var typePreference: UInt32 {
-            switch self {
-            case .host: 126
-            case .peerReflexive: 110
-            case .serverReflexive: 100
-            case .relayed: 0
-            }
-        }
-    }
+    /// Candidate types: the one enum SDP's `a=candidate` lines name (`typ host`, `srflx`, `prflx`, `relay`).
+    public typealias Kind = SDPCandidate.Kind
 
     /// The candidate's type.
     public var kind: Kind
@@ -61,5 +43,17 @@ public struct ICECandidate: Sendable, Hashable {
     public static func pairPriority(controlling: UInt32, controlled: UInt32) -> UInt64 {
         (UInt64(min(controlling, controlled)) << 32) + 2 * UInt64(max(controlling, controlled))
             + (controlling > controlled ? 1 : 0)
+    }
+}
+
+extension SDPCandidate.Kind {
+    /// RFC 8445 §5.1.2.2's recommended type preference.
+    public var typePreference: UInt32 {
+        switch self {
+        case .host: 126
+        case .peerReflexive: 110
+        case .serverReflexive: 100
+        case .relayed: 0
+        }
     }
 }
