@@ -20,8 +20,10 @@ final class ShowHub {
         var show: String?
         var joined = false
         var malformed = 0
-        /// The close code for the close that follows, from the last reply or `ended` sent.
+        /// The close code and reason for the close that follows, from the last reply or `ended` sent: the reason is
+        /// the error code or the end's reason (`banned`, `kicked`, `left`), as refused joins close.
         var closeCode = ShowCloseCode.normal
+        var closeReason = EndReason.left.rawValue
         /// Once joined: the user its media tokens are for (nil: a visitor), and when the last one expires.
         var media: (user: String?, expiresAt: Int64)?
     }
@@ -308,7 +310,7 @@ final class ShowHub {
                     client.media = (welcome.you.user, access.expiresAt)
                     message = .reply(id: id, .success(.welcome(welcome)))
                 }
-                client.closeCode = Self.closeCode(after: message) ?? client.closeCode
+                if let close = Self.close(after: message) { (client.closeCode, client.closeReason) = close }
                 clients[session] = client
                 client.connection.send(LiveCodec.encode(message))
             case .broadcast(let message):
@@ -321,7 +323,7 @@ final class ShowHub {
                 members[name]?[session] = nil
                 audiences[name] = nil
                 guard let client = clients.removeValue(forKey: session) else { continue }
-                client.connection.close(code: client.closeCode, reason: "")
+                client.connection.close(code: client.closeCode, reason: client.closeReason)
             case .persist(let commit, let write):
                 let box = hubBox()
                 worker.submit(.commit(show: name, write) { result in
@@ -350,14 +352,20 @@ final class ShowHub {
         run(effects, show: name, now: now)
     }
 
-    private static func closeCode(after message: ServerMessage) -> UInt16? {
+    private static func close(after message: ServerMessage) -> (code: UInt16, reason: String)? {
         switch message {
-        case .event(.ended(.left)): ShowCloseCode.normal
-        case .event(.ended(.kicked)): ShowCloseCode.kicked
-        case .event(.ended(.banned)): ShowCloseCode.banned
-        case .reply(_, .failure(let error)) where error.code == .banned: ShowCloseCode.banned
-        case .reply(_, .failure(let error)) where error.code == .unauthorized: ShowCloseCode.unauthorized
-        case .reply, .event: nil
+        case .event(.ended(let reason)):
+            let code = switch reason {
+            case .left: ShowCloseCode.normal
+            case .kicked: ShowCloseCode.kicked
+            case .banned: ShowCloseCode.banned
+            }
+            return (code, reason.rawValue)
+        case .reply(_, .failure(let error)) where error.code == .banned:
+            return (ShowCloseCode.banned, ErrorCode.banned.rawValue)
+        case .reply(_, .failure(let error)) where error.code == .unauthorized:
+            return (ShowCloseCode.unauthorized, ErrorCode.unauthorized.rawValue)
+        case .reply, .event: return nil
         }
     }
 

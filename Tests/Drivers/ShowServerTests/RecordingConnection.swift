@@ -26,6 +26,7 @@ final class RecordingConnection: ShowConnection {
 
     var messages: [ServerMessage] { state.withLock { $0.messages } }
     var closeCode: UInt16? { state.withLock { $0.closed?.code } }
+    var closeReason: String? { state.withLock { $0.closed?.reason } }
 
     /// Waits until `condition` holds for what arrived (or the timeout passes); returns whether it held.
     @discardableResult

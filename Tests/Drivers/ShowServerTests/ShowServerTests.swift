@@ -97,6 +97,31 @@ struct ShowServerTests {
         }
     }
 
+    /// Issue 34 item 16: every close of a show's connection says why in its reason, as a refused join's does:
+    /// kicked (4409) "kicked", banned (4403) "banned", left (1000) "left", refused (4401) "unauthorized".
+    @Test func everyCloseCarriesItsReason() async throws {
+        let directory = try TemporaryDirectory("show-server")
+        let server = try await Self.server(directory: directory.path)
+        defer { server.stop() }
+        let (_, annSession) = Self.joined(server, "ann")
+        let (bob, _) = Self.joined(server, "bob")
+        let (eve, _) = Self.joined(server, "eve")
+        let (max, maxSession) = Self.joined(server, "max")
+        Self.send(server, annSession, 2, .kick(user: "bob"))
+        Self.send(server, annSession, 3, .ban(user: "eve"))
+        Self.send(server, maxSession, 2, .leave)
+        let refused = RecordingConnection()
+        let refusedSession = server.connected(refused, streamName: "show:mugs", token: "not.a.token")
+        Self.send(server, refusedSession, 1, .join(since: nil))
+        for (connection, code, reason) in [(bob, ShowCloseCode.kicked, "kicked"), (eve, ShowCloseCode.banned, "banned"),
+                                           (max, ShowCloseCode.normal, "left"),
+                                           (refused, ShowCloseCode.unauthorized, "unauthorized")] {
+            #expect(connection.wait { $0.closeCode != nil }, "\(reason): not closed")
+            #expect(connection.closeCode == code && connection.closeReason == reason,
+                    "\(reason): closed \(connection.closeCode ?? 0) \"\(connection.closeReason ?? "")\"")
+        }
+    }
+
     @Test func malformedFloodsAreDropped() async throws {
         let directory = try TemporaryDirectory("show-server")
         let server = try await Self.server(directory: directory.path)
