@@ -53,4 +53,31 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
+
+    /// Issue 34 G: a data directory the server cannot write (sysfs refuses even root: a directory that cannot be
+    /// made, one that exists but takes no file) stops `stream serve --shows` with a sentence naming the path and
+    /// the system's words, exit status 1, never a Foundation error dump.
+    @Test(arguments: [
+        ("/sys/kernel/stream-test-data", "cannot create the data directory /sys/kernel/stream-test-data"),
+        ("/sys/kernel", "cannot create /sys/kernel/stream.lock"),
+    ])
+    func aDataDirectoryThatCannotBeWrittenIsSaidInWords(directory: String, message: String) throws {
+        let work = try TemporaryDirectory("serve-data-dir")
+        let secret = work.file("secret")
+        try "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a6978\n".write(toFile: secret, atomically: true,
+                                                                      encoding: .utf8)
+        #expect(chmod(secret, 0o600) == 0)
+        let shows = work.file("shows.json")
+        try #"{"streams": [{"pattern": "show:{id}", "hosts": ["ann"]}]}"#.write(toFile: shows, atomically: true,
+                                                                              encoding: .utf8)
+        let home = try TemporaryConfigHome()
+        let result = try Subprocess.run(try StreamExecutable.url().path, [
+            "serve", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--no-record", "--shows", shows,
+            "--token-secret-file", secret, "--data-dir", directory,
+        ], timeout: 20, environment: home.environment)
+        #expect(result.status == 1, "\(result.stderr)")
+        let said = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(said.hasPrefix("stream: cannot open the shows' store in \(directory): \(message): "), "\(said)")
+        #expect(!result.stderr.contains("Error Domain") && !result.stderr.contains("CocoaError"), "\(result.stderr)")
+    }
 }
