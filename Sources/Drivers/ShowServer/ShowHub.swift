@@ -1,3 +1,4 @@
+import ByteIO
 import Identity
 import LiveProtocol
 import LiveShows
@@ -162,7 +163,7 @@ final class ShowHub {
                 return
             }
         } else {
-            participant = Participant(user: nil, name: Self.visitorName(session))
+            participant = Participant(user: nil, name: Self.visitorName())
         }
         let name = client.streamName
         guard Self.isStreamName(name) else {
@@ -221,11 +222,12 @@ final class ShowHub {
         }
     }
 
-    static func visitorName(_ session: SessionID) -> String {
-        var mixed = session.value &* 0x9E37_79B9_7F4A_7C15
-        mixed ^= mixed >> 29
-        let digits = String(String(mixed & 0xFFFF, radix: 16).reversed())
-        return "visitor-" + digits + String(repeating: "0", count: max(0, 4 - digits.count))
+    /// "visitor-3f2a": four hex digits from the system's random source (issue 34 item 5: derived from the session
+    /// counter, a new server's first visitors had the same names every run).
+    static func visitorName() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return "visitor-" + Hex.encode([UInt8.random(in: 0...255, using: &generator),
+                                        UInt8.random(in: 0...255, using: &generator)])
     }
 
     // MARK: Shows

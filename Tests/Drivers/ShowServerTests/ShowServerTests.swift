@@ -122,6 +122,31 @@ struct ShowServerTests {
         }
     }
 
+    /// Issue 34 item 5: visitors' names come from a random source, not the session counter (a new server's first
+    /// visitors were named alike every run): the first four visitors of two new servers are named differently.
+    @Test func visitorNamesDifferFromOneServerToTheNext() async throws {
+        var runs: [[String]] = []
+        for _ in 0..<2 {
+            let directory = try TemporaryDirectory("show-server")
+            let server = try await Self.server(directory: directory.path)
+            defer { server.stop() }
+            var names: [String] = []
+            for _ in 0..<4 {
+                let visitor = RecordingConnection()
+                let session = server.connected(visitor, streamName: "show:mugs", token: nil)
+                Self.send(server, session, 1, .join(since: nil))
+                guard case .success(.welcome(let welcome))? = visitor.reply(1) else {
+                    Issue.record("no welcome")
+                    return
+                }
+                names.append(welcome.you.name)
+            }
+            runs.append(names)
+        }
+        #expect(runs.joined().allSatisfy { $0.hasPrefix("visitor-") && $0.count == 12 }, "\(runs)")
+        #expect(runs[0] != runs[1], "\(runs)")
+    }
+
     @Test func malformedFloodsAreDropped() async throws {
         let directory = try TemporaryDirectory("show-server")
         let server = try await Self.server(directory: directory.path)
