@@ -115,10 +115,16 @@ enum WatchPagePeers {
                         await page.wait_for_function("() => document.getElementById('viewers').dataset.count === '2'")
                     check(await text_of(bob, "#viewers") == "2 watching", "the count in words")
 
+                    # An empty chat says so and invites a message (issue 34 item 12); the first message replaces it.
+                    check(await bob.locator("#chat-empty").is_visible()
+                          and await text_of(bob, "#chat-empty") == "No messages yet. Say hello!",
+                          "an empty chat has a prompt")
+
                     # Chat both ways, written with the keyboard.
                     await bob.locator("#text").fill("hello from Bob")
                     await bob.locator("#text").press("Enter")
                     await max_.locator("#messages .message", has_text="hello from Bob").wait_for()
+                    check(await max_.locator("#chat-empty").is_hidden(), "the prompt goes with the first message")
                     await max_.locator("#text").fill("hi Bob, welcome")
                     await max_.locator("#text").press("Enter")
                     await bob.locator("#messages .message", has_text="hi Bob, welcome").wait_for()
@@ -149,6 +155,18 @@ enum WatchPagePeers {
                     await max_.locator("#reaction-buttons button[data-reaction=fire]").click()
                     await bob.wait_for_function("() => window.__floats.includes('fire')")
                     check(True, "each sees the other's reaction")
+                    # 25 reactions at once: past the server's rate the page says so and the buttons wait (issue 34
+                    # item 12: they were dropped with no sign).
+                    await bob.evaluate("""() => {
+                        const button = document.querySelector('#reaction-buttons button[data-reaction=clap]');
+                        for (let i = 0; i < 25; i++) button.click();
+                    }""")
+                    await bob.locator("#reaction-note:not([hidden])", has_text="Too fast").wait_for()
+                    check(await bob.locator("#reaction-buttons button[data-reaction=clap]").is_disabled(),
+                          "the reaction buttons wait out the limit")
+                    await bob.locator("#reaction-note").wait_for(state="hidden", timeout=5_000)
+                    check(await bob.locator("#reaction-buttons button[data-reaction=clap]").is_enabled(),
+                          "and come back")
 
                     # The pinned message, and slow mode's wait said in words.
                     line = max_.locator("#messages .message", has_text="hello from Bob")
@@ -191,11 +209,25 @@ enum WatchPagePeers {
                         check(True, f"{stream}: {words}")
                     check(await visitor.locator("#text").is_disabled(), "a read-only visitor cannot write")
 
-                    # The host ends the show: "Ended".
+                    # On a phone the Sound and Full screen buttons sit under the picture, not over it.
+                    phone = await (await browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                                             has_touch=True)).new_page()
+                    phone.on("pageerror", lambda error: errors.append(str(error)))
+                    await phone.goto(f"{HTTP}/watch/{SHOW}#token={mint(SECRET, 'pat', 'Pat')}")
+                    await phone.wait_for_function("() => document.getElementById('state').textContent === 'Live'")
+                    video = await phone.locator("video").bounding_box()
+                    for control in ("#sound", "#fullscreen"):
+                        box = await phone.locator(control).bounding_box()
+                        covers = (box["x"] < video["x"] + video["width"] and video["x"] < box["x"] + box["width"]
+                                  and box["y"] < video["y"] + video["height"] and video["y"] < box["y"] + box["height"])
+                        check(not covers and box["y"] < 844, f"{control} is under the picture on a phone: {box} {video}")
+
+                    # The host ends the show: "Ended", and no count of who is still on the page.
                     check((await ann.request("end"))["ok"], "the host ends the show")
                     await max_.wait_for_function("() => document.getElementById('state').textContent === 'Ended'")
                     await max_.locator("#curtain-text", has_text="The show has ended.").wait_for()
                     check(True, "the page says the show ended")
+                    check(await max_.locator("#viewers").is_hidden(), "an ended show shows no count")
                     check(errors == [], f"no script errors: {errors}")
                     latencies = sorted(s["latency"] for s in shown)
                     report = {"checks": len(checks), "mode": MODE, "frames": len(shown),

@@ -15,6 +15,7 @@
     hostTools: $('host-tools'), slowSelect: $('slow-select'), clearChat: $('clear-chat'), endShow: $('end-show'),
     pinned: $('pinned'), pinnedBody: $('pinned-body'), unpin: $('unpin'), messages: $('messages'),
     slowNote: $('slow-note'), error: $('error'), compose: $('compose'), text: $('text'), send: $('send'),
+    chatEmpty: $('chat-empty'), reactionNote: $('reaction-note'),
   };
 
   const REACTION_ICONS = {
@@ -50,7 +51,7 @@
 
   const model = {
     show: null, you: null, state: null, media: 'off', viewers: 0, pinned: null, slow: 0, reactions: [],
-    epoch: null, seq: 0, messages: new Map(), slowUntil: 0, over: null, access: null,
+    epoch: null, seq: 0, messages: new Map(), slowUntil: 0, over: null, access: null, reactionsUntil: 0,
   };
 
   // MARK: Words
@@ -241,6 +242,7 @@
         model.seq = Math.max(model.seq, event.seq);
         model.messages = new Map();
         els.messages.textContent = '';
+        renderChatEmpty();
         addSystemLine('The chat was cleared.');
         break;
       case 'pinned': model.pinned = event.message; renderPinned(); break;
@@ -293,6 +295,8 @@
     els.state.dataset.state = state || 'connecting';
     els.state.textContent = note || STATE_WORDS[state] || 'Connecting…';
     els.endShow.hidden = !(isHost() && state === 'live');
+    // Once the show has ended nobody watches it: the count of who is still on the page would say otherwise.
+    els.viewers.hidden = state === 'ended';
     updatePicture();
   }
 
@@ -439,12 +443,22 @@
       const oldest = model.messages.keys().next().value;
       removeMessage(oldest);
     }
+    renderChatEmpty();
   }
 
   function removeMessage(id) {
     model.messages.delete(id);
     const item = els.messages.querySelector('[data-id="' + Number(id) + '"]');
     if (item) item.remove();
+    renderChatEmpty();
+  }
+
+  /** An empty chat says so (and invites a message when this session may write). */
+  function renderChatEmpty() {
+    const you = model.you;
+    const mayWrite = !!you && you.canWrite && you.role !== 'read_only' && !model.over;
+    els.chatEmpty.textContent = mayWrite ? 'No messages yet. Say hello!' : 'No messages yet.';
+    els.chatEmpty.hidden = model.messages.size > 0;
   }
 
   function renderMessage(message) {
@@ -604,7 +618,11 @@
     const canWrite = connected && you.canWrite && you.role !== 'read_only';
     els.text.disabled = !canWrite;
     els.send.disabled = !canWrite || sending || (!exempt && slowFor > 0);
-    for (const button of els.reactionButtons.querySelectorAll('button')) button.disabled = !canWrite;
+    const reactionsWait = model.reactionsUntil > now;
+    for (const button of els.reactionButtons.querySelectorAll('button')) {
+      button.disabled = !canWrite || reactionsWait;
+    }
+    renderChatEmpty();
     if (timedOutFor > 0 || (slowFor > 0 && model.slow > 0)) waitTimer = setTimeout(updateCompose, 1000);
   }
 
@@ -670,9 +688,31 @@
       button.setAttribute('aria-label', REACTION_WORDS[kind] || kind);
       button.title = REACTION_WORDS[kind] || kind;
       button.appendChild(icon(kind));
-      button.addEventListener('click', () => act('react', { reaction: kind }));
+      button.addEventListener('click', () => react(kind));
       els.reactionButtons.appendChild(button);
     }
+  }
+
+  let reactionTimer = null;
+  /** Sends a reaction; past the server's rate (10 at once, 4 a second) says so beside the buttons and waits. */
+  async function react(kind) {
+    const reply = await request('react', { reaction: kind });
+    if (reply.ok) return;
+    if (reply.error.code !== 'rate_limited') {
+      showError(reply.error.code === 'closed' ? 'Not connected: wait for the page to reconnect.'
+        : errorInWords(reply.error, 'react'));
+      return;
+    }
+    const wait = Math.max(1, reply.error.retryAfter || 1);
+    model.reactionsUntil = Date.now() + wait * 1000;
+    els.reactionNote.textContent = 'Too fast: reactions pause for ' + duration(wait) + '.';
+    els.reactionNote.hidden = false;
+    updateCompose();
+    clearTimeout(reactionTimer);
+    reactionTimer = setTimeout(() => {
+      els.reactionNote.hidden = true;
+      updateCompose();
+    }, wait * 1000);
   }
 
   /** Floats the reactions of the last quarter second up the right side of the picture (a few of each kind). */
