@@ -125,6 +125,8 @@ final class ServeHLS: Sendable {
     static let playerPage = "index.html"
     /// Where a show's printed address has its token.
     static let tokenPlaceholder = "TOKEN"
+    /// The multivariant playlist beside a stream's media playlist (a plain publish's, a show's main picture).
+    static let multivariant = "multivariant.m3u8"
 
     /// Adds `/hls/{app}/{tag}/{file}` (plain publishes), `/hls/{stream}/{token}/{file}` (shows' pictures; a media
     /// token starts with `m1.`, which no tag does) and `/hls/{stream}/{file}` (refused: a show's media needs a
@@ -151,7 +153,9 @@ final class ServeHLS: Sendable {
             }
             let answer: HTTPRouter.ImmediateOrLater
             if let id = HLSStreamID(app: app, tag: tag) {
-                if file == id.playlist + ".m3u8" {
+                if file == Self.multivariant {
+                    answer = .response(ServeHLS.response(origin.multivariant(id, uri: id.playlist + ".m3u8")))
+                } else if file == id.playlist + ".m3u8" {
                     answer = Self.playlist(origin, id, query: request.target.rawQuery)
                 } else if file == Self.playerPage {
                     answer = .response(ServeWatch.playerPage())
@@ -179,6 +183,9 @@ final class ServeHLS: Sendable {
             var response = HTTPResponse.status(HTTPStatus(code: status), message: reason)
             response.headers.add("Cache-Control", "no-store")
             return .response(response)
+        }
+        if file == multivariant, let main = HLSStreamID(show: stream, picture: HLSStreamID.mainPicture) {
+            return .response(response(origin.multivariant(main, uri: main.playlist + ".m3u8")))
         }
         if file.hasSuffix(".m3u8") {
             guard let id = HLSStreamID(show: stream, picture: String(file.dropLast(5))) else {

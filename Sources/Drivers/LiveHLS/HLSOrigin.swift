@@ -434,6 +434,20 @@ public final class HLSOrigin: Sendable {
 
     // MARK: Player side
 
+    /// The multivariant playlist of a stream (``MultivariantPlaylist``), its one variant the media playlist
+    /// `uri` beside it: 404 for a stream that is not served, 503 (retry in a second) before its first segment.
+    public func multivariant(_ id: HLSStreamID, uri: String) -> HLSReply {
+        let variant: VariantDescription?? = state.withLock { state in
+            state.streams[id].map { $0.packager.variant }
+        }
+        guard let known = variant else { return .error(404, "no such stream") }
+        guard let described = known else {
+            return .error(503, "the stream has no complete segment yet: ask again in a second")
+        }
+        return .playlist(Array(MultivariantPlaylist.render(described, uri: uri).utf8),
+                         cacheControl: HLSCachePolicy.livePlaylist)
+    }
+
     /// A media playlist request, parsed once and looked up once: the answer now (most requests, answered on the
     /// HTTP server's event loop), or what to hold (``hold(_:reply:)``) until `_HLS_msn`/`_HLS_part` in `query` are
     /// satisfied. With `mode=plain` in the query it is answered at once without its LL-HLS tags

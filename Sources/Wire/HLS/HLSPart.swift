@@ -26,6 +26,8 @@ public struct HLSSegment: Sendable, Hashable {
     public internal(set) var parts: [HLSPart]
     /// Its duration in 90 kHz ticks once closed (from its start to the next segment's start); nil while open.
     public internal(set) var durationTicks: Int64?
+    /// The video frames in its parts (for the frame rate a multivariant playlist states).
+    public internal(set) var videoFrames = 0
 
     /// The bytes of all its parts.
     public var byteCount: Int { parts.reduce(0) { $0 + $1.bytes.count } }

@@ -102,6 +102,11 @@ public struct LLHLSPackager: Sendable {
     private var nextFragmentSequence: UInt32 = 1
     private var origin: ProgramDateTime?
 
+    /// The tracks an init segment version describes; nil for a version the packager never made.
+    func initTracks(_ index: Int) -> (video: VideoTrack?, audio: AudioTrack?)? {
+        inits.first { $0.index == index }.map { ($0.video, $0.audio) }
+    }
+
     /// The most audio kept while waiting for the first keyframe: one second at 48 kHz.
     static let maximumPendingAudioFrames = 47
 
@@ -430,6 +435,7 @@ public struct LLHLSPackager: Sendable {
             audio = Array(cutting.pendingAudio[..<split])
             cutting.pendingAudio.removeSubrange(..<split)
         }
+        segment.videoFrames += cutting.pendingVideo.count
         let runs = [TrackFragment(trackID: VideoTrack.trackID, timedSamples: cutting.pendingVideo),
                     TrackFragment(trackID: AudioTrack.trackID, timedSamples: audio)].compactMap { $0 }
         cutting.pendingVideo.removeAll(keepingCapacity: true)

@@ -105,6 +105,12 @@ import Testing
         return (status, fields)
     }
 
+    /// Two lowercase hex digits.
+    static func hex(_ value: Int) -> String {
+        let digits = String(max(0, min(255, value)), radix: 16)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+
     /// Every file under `directory`, read as text.
     static func texts(under directory: String) -> [String] {
         let files = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
@@ -165,6 +171,45 @@ import Testing
         let page = try Self.curl(playlist.replacingOccurrences(of: "index.m3u8", with: "index.html"))
         #expect(page.contains("<script src=\"/assets/hls-player.js\"></script>")
                     && page.contains("<script src=\"/assets/hls-page.js\"></script>"), "\(page.prefix(200))")
+        // Issue 34 item 11: the multivariant playlist beside it says what ffprobe finds in the stream, and ffprobe
+        // opens the stream through it.
+        let multivariantURL = playlist.replacingOccurrences(of: "index.m3u8", with: "multivariant.m3u8")
+        let multivariant = try await offPool { try Self.curl(multivariantURL) }
+        let info = try #require(multivariant.split(separator: "\n").first { $0.hasPrefix("#EXT-X-STREAM-INF:") },
+                                "\(multivariant)")
+        #expect(multivariant.hasPrefix("#EXTM3U\n") && multivariant.hasSuffix("\nindex.m3u8\n"), "\(multivariant)")
+        var attributes: [String: String] = [:]
+        for pair in info.dropFirst("#EXT-X-STREAM-INF:".count).split(separator: ",", omittingEmptySubsequences: false)
+        where pair.contains("=") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            attributes[String(parts[0])] = String(parts[1])
+        }
+        // CODECS holds a comma: the split above cut it; read it whole.
+        let codecs = info.split(separator: "\"").dropFirst().first.map(String.init) ?? ""
+        let probe = try await offPool {
+            try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                           "stream=width,height,level", "-of", "default=nw=1", playlist], timeout: 30)
+        }
+        let probed = Dictionary(probe.stdout.split(separator: "\n").compactMap { line -> (String, String)? in
+            let parts = line.split(separator: "=", maxSplits: 1)
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        }, uniquingKeysWith: { first, _ in first })
+        #expect(attributes["RESOLUTION"] == "\(probed["width"] ?? "?")x\(probed["height"] ?? "?")", "\(info) \(probed)")
+        let level = Int(probed["level"] ?? "") ?? -1
+        #expect(codecs.hasPrefix("avc1.") && codecs.split(separator: ",").first?.suffix(2) == Substring(Self.hex(level))
+                    && codecs.hasSuffix(",mp4a.40.2"), "\(codecs) level \(level)")
+        let frameRate = Double(attributes["FRAME-RATE"] ?? "") ?? 0
+        #expect((29...31).contains(frameRate), "\(info)")
+        let peak = Int(attributes["BANDWIDTH"] ?? "") ?? 0
+        let average = Int(attributes["AVERAGE-BANDWIDTH"] ?? "") ?? 0
+        #expect(peak >= average && average > 100_000, "\(info)")
+        let through = try await offPool {
+            try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0",
+                                           multivariantURL], timeout: 30)
+        }
+        // (ffprobe lists each stream under the variant's program too.)
+        #expect(Set(through.stdout.split(separator: "\n")) == ["audio", "video"],
+                "\(through.stdout) \(through.stderr)")
         let (read, decoded, decodedPlain) = try await (readers, ffmpeg, plain)
         let process = broadcaster.process
         let exit = try await offPool { process.waitForExit(timeout: 30) }
@@ -412,6 +457,12 @@ import Testing
         async let cameraPictures = offPool { try Self.playToTheEnd(base + "camera.m3u8") }
         let switched = try await offPool { try host.readLine(timeout: 30) }
         #expect(switched == "switched")
+        // The show's multivariant playlist names its main picture (and needs the token like the rest).
+        let multivariant = try await offPool { try Self.curl(base + "multivariant.m3u8") }
+        #expect(multivariant.contains("#EXT-X-STREAM-INF:BANDWIDTH=") && multivariant.hasSuffix("\nmain.m3u8\n"),
+                "\(multivariant)")
+        let withoutToken = "http://127.0.0.1:\(server.httpPort)/hls/show:hls/multivariant.m3u8"
+        #expect(try await offPool { try Self.head(withoutToken) }.status == 401)
         let summary = try await offPool { try host.readLine(timeout: 40) }
         #expect(summary.contains(#""ended": true"#), "\(summary)")
         let (read, main, cameraSeen) = try await (readers, mainPictures, cameraPictures)
