@@ -27,6 +27,9 @@ final class ServeHLS: Sendable {
     let origin: HLSOrigin
     private let router = Locked(HLSPublishRouter())
     private let baseURL = Locked<String?>(nil)
+    /// Shows whose main picture's address was printed (with their first tile's, before it: issue 34 item 13b), until
+    /// the main picture stops.
+    private let printedMains = Locked(Set<String>())
     /// The live shows, whose media tokens the show routes check; nil without --shows.
     private let shows = Locked<ShowServer?>(nil)
     /// Clients that ask for many plain publishes that do not exist wait (429) before more are looked up.
@@ -94,27 +97,48 @@ final class ServeHLS: Sendable {
 
     /// Runs the router's actions (under its lock, so the main picture's tags keep their order across a switch).
     private func apply(_ actions: [HLSPublishRouter.Action]) {
+        // The addresses of what started, printed after the actions.
+        var started: [HLSStreamID] = []
+        defer { printAddresses(of: started) }
         for action in actions {
             switch action {
             case .start(let id):
                 origin.publishStarted(id)
-                if let base = baseURL.withLock({ $0 }) {
-                    // A plain publish has no watch page of a show: the player page beside its playlist plays it.
-                    if id.playlist == HLSStreamID.plainPlaylist {
-                        console.print("LL-HLS: \(base)\(id.playlistPath)")
-                        console.print("Player: \(base)\(id.path)\(Self.playerPage)")
-                    } else {
-                        // A show's media needs a session's token, which is never printed.
-                        console.print("LL-HLS: \(base)\(id.path)\(Self.tokenPlaceholder)/\(id.playlist).m3u8 "
-                                      + "(TOKEN: the media token of a session that joined)")
-                    }
-                }
+                started.append(id)
             case .append(let tag, let id):
                 origin.append(tag, to: id)
             case .discontinuity(let id):
                 origin.beginDiscontinuity(id)
             case .stop(let id):
                 origin.publishStopped(id)
+                if id.playlist == HLSStreamID.mainPicture { printedMains.withLock { _ = $0.remove(id.directory) } }
+            }
+        }
+    }
+
+    /// Prints where each stream that started is served. A show's main picture starts after its first tile (the
+    /// show learns of the tile first), so its address is printed before that tile's, and not again when it starts:
+    /// a newcomer reading the first address opens the main picture.
+    private func printAddresses(of started: [HLSStreamID]) {
+        guard !started.isEmpty, let base = baseURL.withLock({ $0 }) else { return }
+        var lines: [HLSStreamID] = []
+        for id in started where id.playlist != HLSStreamID.plainPlaylist {
+            let first = printedMains.withLock { $0.insert(id.directory).inserted }
+            if first, let main = HLSStreamID(show: id.directory, picture: HLSStreamID.mainPicture) {
+                lines.append(main)
+            }
+            if id.playlist != HLSStreamID.mainPicture { lines.append(id) }
+        }
+        for id in started where id.playlist == HLSStreamID.plainPlaylist { lines.append(id) }
+        for id in lines {
+            // A plain publish has no watch page of a show: the player page beside its playlist plays it.
+            if id.playlist == HLSStreamID.plainPlaylist {
+                console.print("LL-HLS: \(base)\(id.playlistPath)")
+                console.print("Player: \(base)\(id.path)\(Self.playerPage)")
+            } else {
+                // A show's media needs a session's token, which is never printed.
+                console.print("LL-HLS: \(base)\(id.path)\(Self.tokenPlaceholder)/\(id.playlist).m3u8 "
+                              + "(TOKEN: the media token of a session that joined)")
             }
         }
     }

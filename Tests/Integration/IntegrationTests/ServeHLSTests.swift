@@ -438,6 +438,9 @@ import Testing
         // The addresses stream serve printed: the two tiles and the main picture, with a place for the token
         // (never one).
         let printed = try Set((0..<3).map { try server.hlsAddress($0) })
+        // The main picture's first (issue 34 item 13b: a newcomer opened the first, a tile's).
+        let first = try server.hlsAddress(0)
+        #expect(first.contains("/TOKEN/main.m3u8"), "\(first)")
         #expect(printed == Set(["main", "camera", "screen"].map {
             "http://127.0.0.1:\(server.httpPort)/hls/show:hls/TOKEN/\($0).m3u8 "
                 + "(TOKEN: the media token of a session that joined)"
