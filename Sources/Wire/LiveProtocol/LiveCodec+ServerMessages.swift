@@ -47,7 +47,8 @@ extension LiveCodec {
         .object([
             ("name", .string(show.name)), ("state", .string(show.state.rawValue)),
             ("tiles", .array(show.tiles.map { .string($0.rawValue) })), ("main", .optional(show.main?.rawValue)),
-            ("viewers", .integer(show.viewers)), ("pinned", show.pinned.map(json) ?? .null),
+            // As the `media` event says it (issue 34 item 16: the welcome had no `media`).
+            ("media", .string(show.main == nil ? "off" : "on")), ("viewers", .integer(show.viewers)), ("pinned", show.pinned.map(json) ?? .null),
             ("slow", .integer(show.slow)), ("reactions", .array(show.reactions.map { .string($0.rawValue) })),
         ])
     }

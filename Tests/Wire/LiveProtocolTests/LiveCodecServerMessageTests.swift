@@ -46,7 +46,8 @@ struct LiveCodecServerMessageTests {
     }
 
     static let welcomeText: String = #"{"reply":1,"ok":true,"show":{"name":"show:mugs","state":"live","#
-        + #""tiles":["camera","obs"],"main":"obs","viewers":3,"pinned":{"id":43,"user":"bob","name":"Bob","#
+        + #""tiles":["camera","obs"],"main":"obs","media":"on","viewers":3,"pinned":{"id":43,"user":"bob","#
+        + #""name":"Bob","#
         + #""role":"viewer","text":"Hello!","time":1764500000123},"slow":10,"#
         + #""reactions":["heart","like","laugh","wow","clap","fire"]},"#
         + #""you":{"user":"bob","name":"Bob","role":"viewer","canWrite":true,"timeoutUntil":null},"#
