@@ -136,6 +136,21 @@ struct ShowChatTests {
         #expect(harness.error(3, .send(text: "four")) == nil)
     }
 
+    /// Issue 34 item 14, as docs/live-protocol.md says it: slow mode counts from the sender's last message, also
+    /// one sent before it was switched on.
+    @Test func slowModeCountsAMessageSentBeforeItWasOn() {
+        var harness = ShowHarness()
+        harness.join(1, "ann")
+        harness.join(3, "bob")
+        #expect(harness.error(3, .send(text: "before")) == nil)
+        harness.advance(milliseconds: 10_000)
+        #expect(harness.ask(1, .setSlow(seconds: 30)) == .success(.done))
+        #expect(harness.error(3, .send(text: "after")) == ShowError(.slow, "slow mode: one message every 30 s",
+                                                                     retryAfter: 20))
+        harness.advance(milliseconds: 20_000)
+        #expect(harness.error(3, .send(text: "later")) == nil)
+    }
+
     @Test(arguments: [-1, 3601])
     func slowModeRange(seconds: Int) {
         var harness = ShowHarness()
