@@ -30,7 +30,8 @@ struct ServeCommand: Command {
         unless --no-http. Every publish is served there as LL-HLS (docs/hls.md): /hls/APP/TAG/index.m3u8, printed
         when the publish starts (TAG: 128 bits of a keyed hash of the app and key, never the key; ?mode=plain drops
         the LL-HLS tags; an empty key is refused; a client guessing addresses is answered 429), with a
-        page that plays it in a browser beside it (/hls/APP/TAG/index.html, also printed). With
+        page that plays it in a browser beside it (/hls/APP/TAG/index.html, also printed) and its multivariant
+        playlist (/hls/APP/TAG/multivariant.m3u8: bit rates, codecs, size, frame rate). With
         --shows FILE it serves live shows at /v1/streams/NAME (docs/live-protocol.md), their main picture at
         /hls/NAME/TOKEN/main.m3u8 and each tile at /hls/NAME/TOKEN/TILE.m3u8 (TOKEN: the media token a session gets
         when it joins; without it 401, once its user is banned 403), checks its hosts' publish grants and OBS keys,
