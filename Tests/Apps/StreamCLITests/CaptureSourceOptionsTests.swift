@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 @testable import StreamCLI
 
-@Suite struct CaptureSourceOptionsTests {
+@Suite(.startsPeers) struct CaptureSourceOptionsTests {
     static func parse(_ words: [String], environment: [String: String]) throws -> CaptureSourceOptions {
         let arguments = try ArgumentParser.parse(words, options: CaptureSourceOptions.specs)
         return try CaptureSourceOptions(arguments, environment: environment)

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `stream inputs` against a private PulseAudio daemon with null sinks.
-@Suite struct InputsCommandTests {
+@Suite(.startsPeers) struct InputsCommandTests {
     static func run(_ arguments: [String], server: String, in directory: TemporaryConfigHome) -> RunResult {
         let capture = ConsoleCapture()
         var environment = directory.environment

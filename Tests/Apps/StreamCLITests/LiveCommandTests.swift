@@ -5,7 +5,7 @@ import Testing
 /// `stream live` with the test sources makes the show live through the server's grant; `stream watch --json` sees
 /// the state, the tile and the count change; a browser's watch page plays the picture; Ctrl-C (SIGTERM) ends the
 /// show.
-@Suite(.serialized) struct LiveCommandTests {
+@Suite(.serialized, .startsPeers) struct LiveCommandTests {
     @Test func liveWithTestSourcesIsSeenByWatch() throws {
         let server = try LiveShowServer()
         let cli = LiveShowCLI(server: server)

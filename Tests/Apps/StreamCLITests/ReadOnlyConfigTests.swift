@@ -4,7 +4,7 @@ import Testing
 
 /// A configuration directory that cannot be written (a read-only mount: even root cannot write to it) holding a
 /// corrupt settings file: reading warns and uses the defaults; saving explains why it cannot.
-@Suite(.serialized) struct ReadOnlyConfigTests {
+@Suite(.serialized, .startsPeers) struct ReadOnlyConfigTests {
     @Test func readsWarnAndUseDefaultsAndSavingExplainsWhyItCannot() throws {
         let disk = try TmpfsMount(sizeBytes: 1 << 20)
         let directory = disk.file("stream")

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `stream show ingest` and `stream show mod` against the real server: what they print, and the server's codes.
-@Suite(.serialized) struct ShowCommandTests {
+@Suite(.serialized, .startsPeers) struct ShowCommandTests {
     @Test func ingestPrintsTheOBSURLAndKeyAndRenews() throws {
         let server = try LiveShowServer()
         let cli = LiveShowCLI(server: server)

@@ -8,7 +8,7 @@ import Testing
 /// Package.swift (and `swift build --build-tests` builds every product anyway). It is found next to the test
 /// bundle: in the build products directory (`.build/debug` or Xcode's `Build/Products/Debug`). Set
 /// `STREAM_EXECUTABLE` to test another binary.
-@Suite struct StreamExecutableTests {
+@Suite(.startsPeers) struct StreamExecutableTests {
     static func executableURL() throws -> URL {
         try StreamExecutable.url()
     }

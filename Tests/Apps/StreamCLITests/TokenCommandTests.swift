@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 @testable import StreamCLI
 
-@Suite struct TokenCommandTests {
+@Suite(.startsPeers) struct TokenCommandTests {
     static let secretText = "4f3c2b1a09e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a29180"
 
     private func secretFile(_ directory: TemporaryConfigHome, mode: mode_t = 0o600,

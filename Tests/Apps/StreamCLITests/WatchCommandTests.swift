@@ -4,7 +4,7 @@ import Testing
 
 /// `stream watch`: typed lines and reactions reach the others; kicked, banned or refused exit 1 with the reason;
 /// a bad or expired token says `unauthorized` and never appears in the output.
-@Suite(.serialized) struct WatchCommandTests {
+@Suite(.serialized, .startsPeers) struct WatchCommandTests {
     @Test func typedLinesAndReactionsReachTheOthers() throws {
         let server = try LiveShowServer()
         let cli = LiveShowCLI(server: server)

@@ -7,7 +7,7 @@ import Testing
 
 /// The client against a real `stream serve --shows`: two Swift clients and a Python `websockets` peer in one show,
 /// every moderation call and error code, and the server restarted under a connected client.
-@Suite(.serialized) struct LiveStreamServerTests {
+@Suite(.serialized, .startsPeers) struct LiveStreamServerTests {
     /// Messages, reactions and counts agree across two Swift clients and the Python peer.
     @Test func twoClientsAndAPythonPeerAgree() async throws {
         let served = try ServedShows()

@@ -7,7 +7,7 @@ import Testing
 /// its join timeout instead of waiting for ever; one that answers the join (and pings) but no request: the call
 /// fails after the request timeout and the client connects again; a server that is not there at all is
 /// `disconnected` at once.
-struct SilentServerTests {
+@Suite(.startsPeers) struct SilentServerTests {
     static let script = #"""
         import asyncio, sys
         from websockets.asyncio.server import serve

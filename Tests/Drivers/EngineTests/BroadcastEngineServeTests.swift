@@ -11,7 +11,7 @@ import Testing
 /// The portable output layer alone (no capture, no encoder of ours: the media is H.264 and AAC that ffmpeg made) over
 /// Linux's TCP into our own ingest server (`stream serve`, in-process): the RTMP client and the outputs that the iOS
 /// extension runs over `NWConnection`.
-@Suite(.serialized) struct BroadcastEngineServeTests {
+@Suite(.serialized, .startsPeers) struct BroadcastEngineServeTests {
     /// A clip as a broadcaster would hand it over: the headers, then media tags in timestamp order.
     struct Clip {
         var headers: StreamHeaders

@@ -5,7 +5,7 @@ import WebSocket
 
 /// The Autobahn|Testsuite cases, served by kosoku's fuzzing server to ``WebSocketClient`` as an echo client
 /// (Autobahn's client protocol: /getCaseCount, /runCase?case=N&agent=A, /updateReports), sections 1-7 and 9.
-struct AutobahnClientTests {
+@Suite(.startsPeers) struct AutobahnClientTests {
     static let script = """
         import asyncio, sys, kosoku
         cases = sys.argv[1].split(",")

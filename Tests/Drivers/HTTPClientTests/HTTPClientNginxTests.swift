@@ -70,7 +70,7 @@ final class NginxHTTP: Sendable {
     }
 }
 
-@Suite(.serialized)
+@Suite(.serialized, .startsPeers)
 struct HTTPClientNginxTests {
     @Test func getPostDeleteAndKeepAlive() async throws {
         let nginx = try NginxHTTP()
@@ -129,7 +129,7 @@ struct HTTPClientNginxTests {
 }
 
 /// Python's standard library as a server: chunked responses, a server that never answers, a body too large.
-struct HTTPClientPythonTests {
+@Suite(.startsPeers) struct HTTPClientPythonTests {
     static let script = """
         import http.server, socketserver, sys, threading
 

@@ -6,7 +6,7 @@ import WebSocket
 
 /// Python `websockets` as the server of ``WebSocketClient``: messages both ways (fragmented and 1 MB ones
 /// included), pings, close codes both ways, invalid UTF-8 → 1007, oversized → 1009, headers and subprotocols.
-struct WebSocketClientPythonTests {
+@Suite(.startsPeers) struct WebSocketClientPythonTests {
     static let script = """
         import asyncio, sys
         from websockets.asyncio.server import serve

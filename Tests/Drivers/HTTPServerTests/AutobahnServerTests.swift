@@ -6,7 +6,7 @@ import Testing
 /// The Autobahn|Testsuite cases, run by kosoku (PyPI) against the server's WebSocket echo: sections 1-7 (framing,
 /// pings, reserved bits, opcodes, fragmentation, UTF-8, closing) and 9 (performance: messages and frames up to
 /// 16 MiB, 1000 messages in a row), with the echo route's message limit raised to 16 MiB for section 9.
-struct AutobahnServerTests {
+@Suite(.startsPeers) struct AutobahnServerTests {
     /// Prints one line per case: id, behavior, close behavior, duration in ms.
     static let script = """
         import asyncio, sys, kosoku

@@ -6,7 +6,7 @@ import Testing
 
 /// Debian's Chromium, driven by Playwright (PyPI), loads a page from the server and round-trips WebSocket messages
 /// (text and binary) with it.
-struct ChromiumTests {
+@Suite(.startsPeers) struct ChromiumTests {
     static let page = """
         <!doctype html>
         <meta charset="utf-8">

@@ -7,7 +7,7 @@ import Transport
 
 /// curl (Debian's 7.88) against the server: keep-alive, chunked uploads, 100-continue, Range, If-None-Match,
 /// streamed responses, HTTPS with --cacert.
-@Suite(.serialized)
+@Suite(.serialized, .startsPeers)
 struct HTTPServerCurlTests {
     private func curl(_ arguments: [String]) async throws -> Subprocess.Result {
         let result = try await offPool {

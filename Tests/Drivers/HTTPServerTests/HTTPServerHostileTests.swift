@@ -9,7 +9,7 @@ import WebSocket
 
 /// Hostile peers while a real client is being served: slowloris, smuggling vectors, a 10 MB header, WebSocket
 /// clients that never read, malformed frames.
-@Suite(.serialized)
+@Suite(.serialized, .startsPeers)
 struct HTTPServerHostileTests {
     /// 1000 connections that send a head one byte at a time are closed by the head timeout (2 s here; 10 s by
     /// default), while curl is served.

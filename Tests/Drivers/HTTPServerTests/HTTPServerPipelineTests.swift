@@ -4,7 +4,7 @@ import Testing
 
 /// Pipelined requests from Python (three requests in one write, read back with the standard library's HTTP
 /// response parser).
-struct HTTPServerPipelineTests {
+@Suite(.startsPeers) struct HTTPServerPipelineTests {
     static let script = """
         import http.client, io, socket, sys
         port = int(sys.argv[1])

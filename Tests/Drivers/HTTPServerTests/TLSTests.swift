@@ -7,7 +7,7 @@ import Transport
 import WebSocket
 
 /// The server over TLS with the Swift clients: HTTPS and wss, certificates verified against the test CA.
-struct TLSTests {
+@Suite(.startsPeers) struct TLSTests {
     @Test func clientsTalkToTheServerOverTLS() async throws {
         let directory = try TemporaryDirectory("tls")
         let certificate = try TestCertificate.make(in: directory)

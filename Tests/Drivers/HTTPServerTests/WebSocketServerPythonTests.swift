@@ -4,7 +4,7 @@ import Testing
 import WebSocket
 
 /// Python `websockets` (PyPI, pinned in scripts/requirements-test.txt) as the client of the server's WebSockets.
-struct WebSocketServerPythonTests {
+@Suite(.startsPeers) struct WebSocketServerPythonTests {
     static let script = """
         import asyncio, sys
         from websockets.asyncio.client import connect

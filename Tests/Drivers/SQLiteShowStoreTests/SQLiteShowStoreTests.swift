@@ -5,7 +5,7 @@ import SQLiteShowStore
 import TestSupport
 import Testing
 
-struct SQLiteShowStoreTests {
+@Suite(.startsPeers) struct SQLiteShowStoreTests {
     /// A deterministic mix of every write over two shows, with refusals (deleting or pinning what is gone).
     static func script(count: Int) -> [(show: String, write: StoreWrite)] {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15

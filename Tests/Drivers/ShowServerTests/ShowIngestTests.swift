@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// The show server as the RTMP ingest's gate, with ffmpeg (an encoder we did not write) publishing as OBS would.
-@Suite(.serialized) struct ShowIngestTests {
+@Suite(.serialized, .startsPeers) struct ShowIngestTests {
     static func ffmpeg(_ url: String, seconds: Int = 60, log: String) throws -> BackgroundProcess {
         try BackgroundProcess("ffmpeg", ["-nostdin", "-loglevel", "warning", "-re", "-f", "lavfi", "-i",
                                          "testsrc2=size=320x240:rate=15", "-t", "\(seconds)", "-c:v", "libx264",

@@ -10,7 +10,7 @@ import TestSupport
 import Testing
 
 /// The driver with the real SQLite store, through connections that record what they are sent.
-struct ShowServerTests {
+@Suite(.startsPeers) struct ShowServerTests {
     static let secret = try! TokenSecret(Array("a test secret of at least 32 bytes!!".utf8))
 
     static func token(_ user: String, name: String? = nil, expiresIn: Int64 = 3600) -> String {

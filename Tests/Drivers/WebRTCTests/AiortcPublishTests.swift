@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The publisher against aiortc, an independent WebRTC stack, as a WHIP endpoint on loopback.
-@Suite(.serialized)
+@Suite(.serialized, .startsPeers)
 struct AiortcPublishTests {
     /// Publishes 4 s of the test sources; aiortc decodes them.
     @Test(.timeLimit(.minutes(1)))

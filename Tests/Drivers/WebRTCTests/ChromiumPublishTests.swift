@@ -1,7 +1,8 @@
 import Testing
+import TestSupport
 
 /// The publisher against Chromium's WebRTC stack (libwebrtc), a second independent receiver.
-struct ChromiumPublishTests {
+@Suite(.startsPeers) struct ChromiumPublishTests {
     /// 12 s of the test sources into a Chromium page: `getStats()` shows the frames decoded rising every second of
     /// the last ten, at the picture's size, with no freeze, and the tone's audio energy.
     @Test(.timeLimit(.minutes(1)))

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `stream broadcast` itself, as a user runs it, publishing to a WHIP endpoint built on aiortc.
-@Suite(.serialized)
+@Suite(.serialized, .startsPeers)
 struct WHIPBroadcastCommandTests {
     /// The test sources over WHIP for 4 s: aiortc decodes the pattern's colours where they belong and the tone
     /// (440 Hz ± 5 %), frames arrive within 300 ms of capture, and the session is DELETEd at the end.

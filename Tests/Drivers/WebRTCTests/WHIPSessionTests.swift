@@ -1,10 +1,11 @@
 import Testing
+import TestSupport
 import Transport
 import WebRTC
 import WHIP
 
 /// A whole WHIP publish against aiortc's endpoint, and each way an endpoint can refuse.
-@Suite(.serialized)
+@Suite(.serialized, .startsPeers)
 struct WHIPSessionTests {
     @Test(.timeLimit(.minutes(1)))
     func publishesAndDeletesTheSession() async throws {

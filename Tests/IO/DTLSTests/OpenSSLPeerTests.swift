@@ -5,7 +5,7 @@ import Testing
 
 /// Our DTLS endpoint against the openssl CLI's DTLS 1.2 server and client over real UDP on loopback: the
 /// handshake completes in both roles and both sides export the same SRTP keying material (RFC 5764 §4.2).
-@Suite(.serialized)
+@Suite(.serialized, .startsPeers)
 struct OpenSSLPeerTests {
     @Test(.timeLimit(.minutes(1)))
     func asClientAgainstOpenSSLServer() throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// MP4File against real media: ffmpeg makes FLV fixtures, MP4File rewrites their tags as fragmented MP4, and
 /// ffprobe/ffmpeg (not our code) read the result; a full disk is a small tmpfs (CI runs as root).
-@Suite struct MP4FileTests {
+@Suite(.startsPeers) struct MP4FileTests {
     /// The top-level boxes of an ISO BMFF file, in order; fails when the last one runs past the end.
     static func boxes(_ path: String) throws -> [String] {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import Transport
 
-@Suite struct TLSSessionTests {
+@Suite(.startsPeers) struct TLSSessionTests {
     /// Reads until a newline arrives.
     private func readLine(from connection: AsyncConnection) async throws -> String {
         var received: [UInt8] = []

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 @testable import Transport
 
-@Suite struct UDPSocketTests {
+@Suite(.startsPeers) struct UDPSocketTests {
     /// A Python UDP echo peer (the kernel's sockets as another program uses them) sends back what ours sends, and
     /// the source ours sees is the peer's address.
     @Test func exchangesDatagramsWithAnotherProgram() async throws {

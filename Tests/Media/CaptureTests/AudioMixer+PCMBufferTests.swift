@@ -1,9 +1,10 @@
 import Capture
 import Media
 import Testing
+import TestSupport
 
 /// The mixer fed and drained with PulseAudio's pooled buffers.
-@Suite struct AudioMixerPCMBufferTests {
+@Suite(.startsPeers) struct AudioMixerPCMBufferTests {
     @Test func acceptsPCMBuffersOfBothSampleFormats() throws {
         var mixer = AudioMixer(inputCount: 2)
         var floats = PCMBuffer(format: PCMFormat(sampleFormat: .float32, sampleRate: 48_000, channels: 2),

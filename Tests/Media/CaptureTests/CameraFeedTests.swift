@@ -4,7 +4,7 @@ import Media
 import Testing
 import TestSupport
 
-@Suite struct CameraFeedTests {
+@Suite(.startsPeers) struct CameraFeedTests {
     @Test func keepsTheLatestFrameOfAPacedY4MFile() throws {
         let directory = try TemporaryDirectory("feed")
         let path = try Y4MCameraSourceTests.makeFile(in: directory, frames: 3)

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Real PulseAudio: a private daemon, null sinks playing known tones, their monitors captured.
-@Suite struct PulseAudioCaptureTests {
+@Suite(.startsPeers) struct PulseAudioCaptureTests {
     /// Collects delivered buffers until enough sample frames arrived.
     final class Collector: Sendable {
         private let state = Locked<(samples: [Float], buffers: [PCMBuffer])>(([], []))

@@ -4,7 +4,7 @@ import Media
 import Testing
 import TestSupport
 
-@Suite struct X11ScreenSourceTests {
+@Suite(.startsPeers) struct X11ScreenSourceTests {
     /// Red as ffplay shows it (BT.601 YUV → RGB rounding leaves it a little off pure red).
     static func isRed(_ pixel: BGRAColor) -> Bool { pixel.r > 200 && pixel.g < 50 && pixel.b < 50 && pixel.a == 255 }
     static func isBlack(_ pixel: BGRAColor) -> Bool { pixel.r < 20 && pixel.g < 20 && pixel.b < 20 && pixel.a == 255 }

@@ -4,7 +4,7 @@ import Media
 import Testing
 import TestSupport
 
-@Suite struct Y4MParserTests {
+@Suite(.startsPeers) struct Y4MParserTests {
     /// A 4x2 C420jpeg stream header (one line, newline-terminated).
     static let header: [UInt8] = Array("YUV4MPEG2 ".utf8)  // magic and separator
         + Array("W4 H2 ".utf8)                             // 4x2 pixels
@@ -116,7 +116,7 @@ import TestSupport
 }
 
 /// Y4M files and pipes made by ffmpeg, read by the camera source.
-@Suite struct Y4MCameraSourceTests {
+@Suite(.startsPeers) struct Y4MCameraSourceTests {
     static func makeFile(in directory: TemporaryDirectory, frames: Int = 15) throws -> String {
         let path = directory.file("camera.y4m")
         let ffmpeg = try BackgroundProcess("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi",

@@ -4,7 +4,7 @@ import Testing
 @testable import FLV
 
 /// FLV files made by ffmpeg (libx264 + AAC) read with `FLVReader`, and files we write checked by ffprobe.
-@Suite(.serialized) struct FFmpegPeerTests {
+@Suite(.serialized, .startsPeers) struct FFmpegPeerTests {
     @Test func readsAnFFmpegFileAndWritesItBack() throws {
         let directory = try TemporaryDirectory("flv-tests")
         let source = URL(fileURLWithPath: directory.file("ffmpeg.flv"))

@@ -6,7 +6,7 @@ import TestSupport
 
 /// What the packager writes for a real x264/AAC stream, put in a directory as a server would serve it and played
 /// by ffmpeg's HLS demuxer (which knows nothing of LL-HLS: it plays the EXTINF segments and ignores the parts).
-@Suite(.serialized) struct FFmpegPlaybackTests {
+@Suite(.serialized, .startsPeers) struct FFmpegPlaybackTests {
     /// Writes the playlist and every resource it names into `directory`.
     static func publish(_ packager: LLHLSPackager, into directory: TemporaryDirectory) throws {
         let playlist = try #require(packager.playlist)

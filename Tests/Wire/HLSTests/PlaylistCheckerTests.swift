@@ -4,7 +4,7 @@ import TestSupport
 @testable import HLS
 
 /// Every version of the playlist a packager writes, checked by the m3u8-based checker (`hls_checker.py`).
-@Suite(.serialized) struct PlaylistCheckerTests {
+@Suite(.serialized, .startsPeers) struct PlaylistCheckerTests {
     /// Packages `stream` for `seconds`, a discontinuity to a second publisher half-way, and the end; writes every
     /// playlist version to `directory`.
     static func writeVersions(to directory: TemporaryDirectory) throws -> LLHLSPackager {

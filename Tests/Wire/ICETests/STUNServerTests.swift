@@ -6,7 +6,7 @@ import Testing
 
 /// Gathering against coturn (Debian's TURN/STUN server, run STUN-only on loopback): our Binding request is one it
 /// answers, and its XOR-MAPPED-ADDRESS reads back as the address our socket sends from.
-struct STUNServerTests {
+@Suite(.startsPeers) struct STUNServerTests {
     @Test(.timeLimit(.minutes(1)))
     func coturnAnswersOurBindingRequest() throws {
         let socket = try UDPTestSocket(connectingTo: nil)

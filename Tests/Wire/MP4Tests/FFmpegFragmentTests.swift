@@ -6,7 +6,7 @@ import TestSupport
 
 /// An FLV that ffmpeg made (x264 with B-frames, AAC) turned into fMP4 by FLVDemuxer, InitSegment and MovieFragment,
 /// then read by ffprobe and decoded by ffmpeg: the same frames, the same timestamps, the same pictures and sound.
-@Suite(.serialized) struct FFmpegFragmentTests {
+@Suite(.serialized, .startsPeers) struct FFmpegFragmentTests {
     /// Writes the init segment, then one fragment per group of pictures (each starting at a keyframe, audio
     /// alongside), as a packager would.
     static func fragmentedMP4(from tags: [FLVTag]) throws -> [UInt8] {
