@@ -437,15 +437,14 @@ public final class HLSOrigin: Sendable {
     /// The multivariant playlist of a stream (``MultivariantPlaylist``), its one variant the media playlist
     /// `uri` beside it: 404 for a stream that is not served, 503 (retry in a second) before its first segment.
     public func multivariant(_ id: HLSStreamID, uri: String) -> HLSReply {
-        let variant: VariantDescription?? = state.withLock { state in
-            state.streams[id].map { $0.packager.variant }
+        state.withLock { state in
+            guard let stream = state.streams[id] else { return .error(404, "no such stream") }
+            guard let variant = stream.packager.variant else {
+                return .error(503, "the stream has no complete segment yet: ask again in a second")
+            }
+            return .playlist(Array(MultivariantPlaylist.render(variant, uri: uri).utf8),
+                             cacheControl: HLSCachePolicy.livePlaylist)
         }
-        guard let known = variant else { return .error(404, "no such stream") }
-        guard let described = known else {
-            return .error(503, "the stream has no complete segment yet: ask again in a second")
-        }
-        return .playlist(Array(MultivariantPlaylist.render(described, uri: uri).utf8),
-                         cacheControl: HLSCachePolicy.livePlaylist)
     }
 
     /// A media playlist request, parsed once and looked up once: the answer now (most requests, answered on the

@@ -59,7 +59,7 @@ extension LLHLSPackager {
         var frames = 0
         for segment in segments {
             guard let ticks = segment.durationTicks, ticks > 0 else { continue }
-            let segmentBits = Double(segment.parts.reduce(0) { $0 + $1.bytes.count }) * 8
+            let segmentBits = Double(segment.byteCount) * 8
             let segmentSeconds = Double(ticks) / 90_000
             peak = max(peak, segmentBits / segmentSeconds)
             bits += segmentBits
