@@ -161,12 +161,16 @@
     return new Promise((resolve) => pending.set(id, resolve));
   }
 
+  /** Says in words why a request was refused. */
+  function showRefusal(error, op) {
+    showError(error.code === 'closed' ? 'Not connected: wait for the page to reconnect.' : errorInWords(error, op));
+  }
+
   /** Sends a request and says in words why it was refused. */
   async function act(op, fields) {
     const reply = await request(op, fields);
     if (!reply.ok) {
-      if (reply.error.code === 'closed') showError('Not connected: wait for the page to reconnect.');
-      else showError(errorInWords(reply.error, op));
+      showRefusal(reply.error, op);
       if (reply.error.code === 'slow' || reply.error.code === 'timeout') {
         model.slowUntil = Date.now() + (reply.error.retryAfter || 0) * 1000;
         updateCompose();
@@ -699,8 +703,7 @@
     const reply = await request('react', { reaction: kind });
     if (reply.ok) return;
     if (reply.error.code !== 'rate_limited') {
-      showError(reply.error.code === 'closed' ? 'Not connected: wait for the page to reconnect.'
-        : errorInWords(reply.error, 'react'));
+      showRefusal(reply.error, 'react');
       return;
     }
     const wait = Math.max(1, reply.error.retryAfter || 1);
