@@ -1,3 +1,4 @@
+import ByteIO
 import FLV
 import Foundation
 import IngestServer
@@ -105,12 +106,6 @@ import Testing
         return (status, fields)
     }
 
-    /// Two lowercase hex digits.
-    static func hex(_ value: Int) -> String {
-        let digits = String(max(0, min(255, value)), radix: 16)
-        return digits.count == 1 ? "0" + digits : digits
-    }
-
     /// Every file under `directory`, read as text.
     static func texts(under directory: String) -> [String] {
         let files = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
@@ -196,7 +191,8 @@ import Testing
         }, uniquingKeysWith: { first, _ in first })
         #expect(attributes["RESOLUTION"] == "\(probed["width"] ?? "?")x\(probed["height"] ?? "?")", "\(info) \(probed)")
         let level = Int(probed["level"] ?? "") ?? -1
-        #expect(codecs.hasPrefix("avc1.") && codecs.split(separator: ",").first?.suffix(2) == Substring(Self.hex(level))
+        #expect(codecs.hasPrefix("avc1.")
+                    && codecs.split(separator: ",").first?.suffix(2) == Substring(Hex.encode([UInt8(clamping: level)]))
                     && codecs.hasSuffix(",mp4a.40.2"), "\(codecs) level \(level)")
         let frameRate = Double(attributes["FRAME-RATE"] ?? "") ?? 0
         #expect((29...31).contains(frameRate), "\(info)")

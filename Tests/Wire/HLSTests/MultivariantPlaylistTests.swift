@@ -1,3 +1,4 @@
+import ByteIO
 import FLV
 import HLS
 import MP4
@@ -30,8 +31,8 @@ struct MultivariantPlaylistTests {
         let packager = LLHLSPackagerTests.packaged(seconds: 10)
         let variant = try #require(packager.variant)
         let record = try AVCDecoderConfigurationRecord(parsing: SyntheticStream.avcC)
-        let expectedCodec = "avc1." + [record.profileIndication, record.profileCompatibility, record.levelIndication]
-            .map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let expectedCodec = "avc1." + Hex.encode([record.profileIndication, record.profileCompatibility,
+                                                  record.levelIndication])
         #expect(variant.codecs == [expectedCodec, "mp4a.40.2"])
         #expect(variant.framesPerSecond == 30)
         let sps = try H264SequenceParameterSet(parsing: try #require(record.sequenceParameterSets.first))
