@@ -26,10 +26,9 @@ extension Show {
             end(session, .left, now: now, into: &effects)
             return effects
         }
-        var bucket = requestBuckets[state.senderKey] ?? TokenBucket(rate: configuration.requestRate, now: now)
-        let wait = bucket.take(rate: configuration.requestRate, now: now)
-        requestBuckets[state.senderKey] = bucket
-        if let wait { return [.send(session, .reply(id: request.id, .failure(Self.rateLimited(wait))))] }
+        if let wait = requestBuckets.take(state.senderKey, rate: configuration.requestRate, now: now) {
+            return [.send(session, .reply(id: request.id, .failure(Self.rateLimited(wait))))]
+        }
         do throws(ShowError) {
             return try accept(request, from: session, state, now: now, entropy: entropy)
         } catch {
@@ -170,10 +169,9 @@ extension Show {
         guard state.role.writes else { throw ShowError(.readOnly, "you can watch \(name) but not react") }
         // A reaction is writing (the seed: what a role may not do throws `timeout`).
         try requireNotTimedOut(state, now: now, "you are timed out of the chat and its reactions")
-        var bucket = reactionBuckets[state.senderKey] ?? TokenBucket(rate: configuration.reactionRate, now: now)
-        let wait = bucket.take(rate: configuration.reactionRate, now: now)
-        reactionBuckets[state.senderKey] = bucket
-        if let wait { throw Self.rateLimited(wait) }
+        if let wait = reactionBuckets.take(state.senderKey, rate: configuration.reactionRate, now: now) {
+            throw Self.rateLimited(wait)
+        }
         return persist(.reaction(reaction), for: session, requestID: requestID, reply: .fixed(.done))
     }
 

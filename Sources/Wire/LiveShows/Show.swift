@@ -253,13 +253,8 @@ public struct Show: Sendable {
         if let key = state.watcherKey { changePresence(key, by: -1, now: now, into: &effects) }
         let senderStillHere = state.participant.user.map { sessionsByUser[UserID($0)] != nil } ?? false
         if !senderStillHere {
-            if let bucket = requestBuckets[state.senderKey], bucket.isFull(rate: configuration.requestRate, now: now) {
-                requestBuckets[state.senderKey] = nil
-            }
-            if let bucket = reactionBuckets[state.senderKey],
-               bucket.isFull(rate: configuration.reactionRate, now: now) {
-                reactionBuckets[state.senderKey] = nil
-            }
+            requestBuckets.forgetIfFull(state.senderKey, rate: configuration.requestRate, now: now)
+            reactionBuckets.forgetIfFull(state.senderKey, rate: configuration.reactionRate, now: now)
             if let sent = lastSent[state.senderKey], now - sent >= Int64(slow) * 1000 {
                 lastSent[state.senderKey] = nil
             }

@@ -35,3 +35,19 @@ struct TokenBucket: Sendable, Hashable {
         updatedAt = max(updatedAt, now)
     }
 }
+
+/// Buckets by sender key (a show's request and reaction rates).
+extension Dictionary where Key == String, Value == TokenBucket {
+    /// Takes one token from `key`'s bucket, a full one when it has none yet.
+    /// - Returns: nil when taken, else the milliseconds until one will be there.
+    mutating func take(_ key: String, rate: TokenBucket.Rate, now: Int64) -> Int64? {
+        var bucket = self[key] ?? TokenBucket(rate: rate, now: now)
+        defer { self[key] = bucket }
+        return bucket.take(rate: rate, now: now)
+    }
+
+    /// Forgets `key`'s bucket if it is full again (a new one would be the same).
+    mutating func forgetIfFull(_ key: String, rate: TokenBucket.Rate, now: Int64) {
+        if let bucket = self[key], bucket.isFull(rate: rate, now: now) { self[key] = nil }
+    }
+}
