@@ -1,7 +1,7 @@
 import Broadcast
 import Capture
 import Engine
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 import Glibc
 #else

@@ -1,5 +1,5 @@
 import Dispatch
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 import Glibc
 #else

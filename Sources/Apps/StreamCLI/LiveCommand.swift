@@ -1,6 +1,6 @@
 import Broadcast
 import Engine
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 import Glibc
 #else

@@ -1,6 +1,6 @@
 import ByteIO
 import Engine
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 import Glibc
 #else

@@ -23,13 +23,20 @@ public enum DetachedThread {
         #else
         var thread: pthread_t?
         #endif
+        // The start routine's argument is optional in Glibc's signature and not in Darwin's (issue 35 defect 1:
+        // `guard let` on a non-optional does not compile there), so each platform has its own closure.
+        #if canImport(Glibc)
         let result = pthread_create(&thread, nil, { context in
             guard let context else { return nil }
-            let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
-            box.setName()
-            box.body()
+            Box.run(context)
             return nil
         }, context)
+        #else
+        let result = pthread_create(&thread, nil, { context in
+            Box.run(context)
+            return nil
+        }, context)
+        #endif
         guard result == 0 else {
             Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
             return false
@@ -49,6 +56,13 @@ public enum DetachedThread {
         init(name: String, body: @escaping @Sendable () -> Void) {
             self.name = name
             self.body = body
+        }
+
+        /// The new thread's work: takes the box the starter retained, names the thread, runs the body.
+        static func run(_ context: UnsafeMutableRawPointer) {
+            let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
+            box.setName()
+            box.body()
         }
 
         /// Names the calling thread (Linux keeps 15 bytes, so they are cut). Glibc's module does not export

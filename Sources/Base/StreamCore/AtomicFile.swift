@@ -1,4 +1,4 @@
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 #else
 import Foundation
@@ -103,7 +103,7 @@ public enum AtomicFile {
     /// - Parameter url: a directory URL.
     /// - Throws: `StreamCoreError` (`.io`) when it cannot be created.
     public static func createDirectory(_ url: URL) throws {
-        #if canImport(FoundationEssentials)
+        #if canImport(Glibc)
         var isDirectory = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory { return }
         #else

@@ -1,5 +1,5 @@
 #if canImport(Security)
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 import Glibc
 #else

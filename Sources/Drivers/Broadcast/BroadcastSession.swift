@@ -1,6 +1,6 @@
 #if os(Linux)
 import Engine
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 import Glibc
 #else

@@ -3,7 +3,7 @@ import Capture
 import Encoders
 import Engine
 import FLV
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 import Glibc
 #else

@@ -1,7 +1,7 @@
 import AMF
 import FLV
 import Recording
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 import Glibc
 #else

@@ -1,6 +1,6 @@
 import AMF
 import Recording
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 import Glibc
 #else

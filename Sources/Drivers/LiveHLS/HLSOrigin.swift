@@ -1,5 +1,5 @@
 import FLV
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 import Dispatch
 import Glibc

@@ -1,6 +1,6 @@
 #if canImport(CV4L2)
 import CV4L2
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 import Glibc
 #else

@@ -1,7 +1,7 @@
 #if canImport(CXCB)
 import CXCB
 import CYUV
-#if canImport(FoundationEssentials)
+#if canImport(Glibc)
 import FoundationEssentials
 import Glibc
 #else
