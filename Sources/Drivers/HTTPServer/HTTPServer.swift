@@ -78,7 +78,7 @@ public final class HTTPServer: Sendable {
         do {
             loop = try EventLoop(name: "stream-http")
         } catch {
-            throw HTTPServerError("cannot start the HTTP server's event loop: \(error)")
+            throw HTTPServerError(.startFailed, "cannot start the HTTP server's event loop: \(error)")
         }
     }
 
@@ -105,9 +105,9 @@ public final class HTTPServer: Sendable {
             core.withLock { $0 = bound }
             return try await loop.submit { bound.value.ports }
         } catch let error as TransportError {
-            throw HTTPServerError(error.description)
+            throw HTTPServerError(.startFailed, error.description)
         } catch {
-            throw HTTPServerError("cannot start the HTTP server: \(error)")
+            throw HTTPServerError(.startFailed, "cannot start the HTTP server: \(error)")
         }
     }
 

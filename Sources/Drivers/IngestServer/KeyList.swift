@@ -27,13 +27,13 @@ public struct KeyList: Sendable {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw IngestServerError("cannot read the keys file \(path): \(error)")
+            throw IngestServerError(.keysFile, "cannot read the keys file \(path): \(error)")
         }
         let keys = text.split(whereSeparator: \.isNewline)
             .map { String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         guard !keys.isEmpty else {
-            throw IngestServerError("the keys file \(path) holds no key: put one allowed stream key on each line")
+            throw IngestServerError(.keysFile, "the keys file \(path) holds no key: put one allowed stream key on each line")
         }
         self.init(keys)
     }

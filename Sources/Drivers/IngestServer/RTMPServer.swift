@@ -100,7 +100,7 @@ public final class RTMPServer: Sendable {
             // before it runs (one wake-up for both; 16 % less CPU per delivered Mbit at 4 publishers x 1 player).
             loop = try EventLoop(name: "stream-serve", scheduling: .batch)
         } catch {
-            throw IngestServerError("cannot start the server's event loop: \(error)")
+            throw IngestServerError(.startFailed, "cannot start the server's event loop: \(error)")
         }
     }
 
@@ -123,9 +123,9 @@ public final class RTMPServer: Sendable {
             state.withLock { $0 = bound }
             return try await loop.submit { bound.value.ports }
         } catch let error as TransportError {
-            throw IngestServerError(error.description)
+            throw IngestServerError(.startFailed, error.description)
         } catch {
-            throw IngestServerError("cannot start the server: \(error)")
+            throw IngestServerError(.startFailed, "cannot start the server: \(error)")
         }
     }
 
@@ -160,7 +160,7 @@ public final class RTMPServer: Sendable {
         let fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let error = RecordingWriteError.system(errno, "record to", directory)
-            throw IngestServerError("\(error): choose a directory this user can write to, or record nothing")
+            throw IngestServerError(.recording, "\(error): choose a directory this user can write to, or record nothing")
         }
         close(fd)
         unlink(probe)

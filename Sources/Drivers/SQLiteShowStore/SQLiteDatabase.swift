@@ -15,7 +15,7 @@ final class SQLiteDatabase {
         guard code == SQLITE_OK, let opened else {
             let reason = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close(opened)
-            throw StoreError("cannot open the database \(path): \(reason)")
+            throw StoreError(.unavailable, "cannot open the database \(path): \(reason)")
         }
         handle = opened
         sqlite3_extended_result_codes(handle, 1)
@@ -33,7 +33,7 @@ final class SQLiteDatabase {
         guard code == SQLITE_OK else {
             let reason = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_free(message)
-            throw StoreError("SQLite: \(reason)")
+            throw StoreError(Self.code(of: code), "SQLite: \(reason)")
         }
     }
 
@@ -48,7 +48,7 @@ final class SQLiteDatabase {
         }
         var prepared: OpaquePointer?
         try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil), sql)
-        guard let prepared else { throw StoreError("SQLite: empty statement \(sql)") }
+        guard let prepared else { throw StoreError(.unavailable, "SQLite: empty statement \(sql)") }
         let statement = SQLiteStatement(prepared, database: self)
         statements[sql] = statement
         return statement
@@ -70,7 +70,16 @@ final class SQLiteDatabase {
     /// Turns an SQLite result code into an error with SQLite's message.
     func check(_ code: Int32, _ context: String) throws(StoreError) {
         guard code == SQLITE_OK || code == SQLITE_ROW || code == SQLITE_DONE else {
-            throw StoreError("SQLite: \(String(cString: sqlite3_errmsg(handle))) (\(context.prefix(60)))")
+            throw StoreError(Self.code(of: code),
+                             "SQLite: \(String(cString: sqlite3_errmsg(handle))) (\(context.prefix(60)))")
+        }
+    }
+
+    /// A damaged file is not a passing failure (a full disk, a read-only directory, a busy lock may pass).
+    static func code(of result: Int32) -> StoreError.Code {
+        switch result & 0xFF {
+        case SQLITE_CORRUPT, SQLITE_NOTADB: .damaged
+        default: .unavailable
         }
     }
 }

@@ -40,7 +40,7 @@ public final class SQLiteShowStore: ShowStore {
         // shared-memory files take the database file's mode.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw StoreError("cannot create \(path): \(String(cString: strerror(errno)))")
+            throw StoreError(.unavailable, "cannot create \(path): \(String(cString: strerror(errno)))")
         }
         close(descriptor)
         database = try SQLiteDatabase(path: path)
@@ -62,15 +62,18 @@ public final class SQLiteShowStore: ShowStore {
         for component in directory.split(separator: "/") {
             built += "/" + component
             if mkdir(built, 0o700) == 0 || errno == EEXIST { continue }
-            throw StoreError("cannot create the data directory \(directory): \(String(cString: strerror(errno))) "
+            throw StoreError(.unavailable,
+                             "cannot create the data directory \(directory): \(String(cString: strerror(errno))) "
                              + "(at \(built))")
         }
         var status = stat()
         guard stat(directory.isEmpty ? "." : directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-            throw StoreError("cannot create the data directory \(directory): a file of that name is in the way")
+            throw StoreError(.unavailable,
+                             "cannot create the data directory \(directory): a file of that name is in the way")
         }
         guard access(directory.isEmpty ? "." : directory, W_OK | X_OK) == 0 else {
-            throw StoreError("the data directory \(directory) is not writable: \(String(cString: strerror(errno)))")
+            throw StoreError(.unavailable,
+                             "the data directory \(directory) is not writable: \(String(cString: strerror(errno)))")
         }
     }
 
@@ -86,7 +89,8 @@ public final class SQLiteShowStore: ShowStore {
             problems = [error.reason]
         }
         guard problems != ["ok"] else { return }
-        throw StoreError("\(path) is damaged (SQLite's quick_check: \(problems.joined(separator: "; ").prefix(300))): "
+        throw StoreError(.damaged,
+                         "\(path) is damaged (SQLite's quick_check: \(problems.joined(separator: "; ").prefix(300))): "
                          + "restore it from a backup, or move it away to start with no chat and moderation")
     }
 
@@ -96,7 +100,7 @@ public final class SQLiteShowStore: ShowStore {
         let version = Int(statement.integer(0))
         statement.reset()
         guard version <= SQLiteSchema.currentVersion else {
-            throw StoreError("\(path) has schema version \(version), newer than this stream knows "
+            throw StoreError(.damaged, "\(path) has schema version \(version), newer than this stream knows "
                              + "(\(SQLiteSchema.currentVersion)): use a newer stream")
         }
         for next in version..<SQLiteSchema.currentVersion {
@@ -223,7 +227,7 @@ public final class SQLiteShowStore: ShowStore {
             return .success(.message(message))
         case .deleteMessage(let id):
             guard try message(show, id, includingDeleted: false) != nil else {
-                return .failure(StoreError("no message \(id)"))
+                return .failure(StoreError(.notFound, "no message \(id)"))
             }
             let seq = try nextSeq(show)
             try database.statement("UPDATE messages SET deleted = 1, text = '' WHERE show = ? AND id = ?")
@@ -241,7 +245,7 @@ public final class SQLiteShowStore: ShowStore {
             var pinned: ChatMessage?
             if let id {
                 guard let message = try message(show, id, includingDeleted: false) else {
-                    return .failure(StoreError("no message \(id)"))
+                    return .failure(StoreError(.notFound, "no message \(id)"))
                 }
                 pinned = message
             }
@@ -277,7 +281,7 @@ public final class SQLiteShowStore: ShowStore {
     private func applyMedia(_ write: StoreWrite, to show: String) throws(StoreError) -> MediaRecord {
         let select = try database.statement("SELECT tiles, ended, generation, main FROM shows WHERE name = ?")
             .bind(.text(show))
-        guard try select.step() else { throw StoreError("the show \(show) has no row") }
+        guard try select.step() else { throw StoreError(.notFound, "the show \(show) has no row") }
         let current = MediaRecord(tiles: Self.tiles(select.integer(0)), ended: select.integer(1) != 0,
                                   generation: select.integer(2),
                                   mainChoice: select.optionalText(3).flatMap(TileKind.init))
@@ -292,7 +296,7 @@ public final class SQLiteShowStore: ShowStore {
     private func nextSeq(_ show: String) throws(StoreError) -> Int64 {
         let update = try database.statement("UPDATE shows SET seq = seq + 1 WHERE name = ? RETURNING seq")
             .bind(.text(show))
-        guard try update.step() else { throw StoreError("the show \(show) has no row") }
+        guard try update.step() else { throw StoreError(.notFound, "the show \(show) has no row") }
         let seq = update.integer(0)
         update.reset()
         return seq
@@ -332,16 +336,17 @@ private final class DirectoryLock {
     init(path: String, directory: String) throws(StoreError) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw StoreError("cannot create \(path): \(String(cString: strerror(errno)))")
+            throw StoreError(.unavailable, "cannot create \(path): \(String(cString: strerror(errno)))")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let error = errno
             close(descriptor)
             if error == EWOULDBLOCK {
-                throw StoreError("another stream is using the data directory \(directory) (it holds \(path)): stop "
+                throw StoreError(.inUse,
+                                 "another stream is using the data directory \(directory) (it holds \(path)): stop "
                                  + "it, or give this one another --data-dir")
             }
-            throw StoreError("cannot lock \(path): \(String(cString: strerror(error)))")
+            throw StoreError(.unavailable, "cannot lock \(path): \(String(cString: strerror(error)))")
         }
         self.descriptor = descriptor
     }

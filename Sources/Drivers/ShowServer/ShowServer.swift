@@ -87,7 +87,7 @@ public final class ShowServer: Sendable {
         do {
             loop = try EventLoop(name: "stream-shows")
         } catch {
-            throw StoreError("cannot start the shows' event loop: \(error)")
+            throw StoreError(.unavailable, "cannot start the shows' event loop: \(error)")
         }
         worker = StoreWorker(makeStore: configuration.makeStore)
         let onEvent = configuration.onEvent
@@ -134,7 +134,7 @@ public final class ShowServer: Sendable {
                 return bound
             }
         } catch {
-            throw StoreError("the shows' event loop stopped: \(error)")
+            throw StoreError(.unavailable, "the shows' event loop stopped: \(error)")
         }
         hub.withLock { $0 = bound }
         if let retention = configuration.chatRetention {

@@ -68,7 +68,7 @@ final class StoreWorker: Sendable {
                 guard !batch.isEmpty else { return }
                 defer { batch.removeAll(keepingCapacity: true) }
                 guard let store else {
-                    let error = openFailure ?? StoreError("the store is not open")
+                    let error = openFailure ?? StoreError(.unavailable, "the store is not open")
                     for entry in batch { entry.reply(.failure(error)) }
                     return
                 }
@@ -101,7 +101,7 @@ final class StoreWorker: Sendable {
                 case .load(let name, let limit, let now, let reply):
                     flush()
                     guard let store else {
-                        reply(.failure(openFailure ?? StoreError("the store is not open")))
+                        reply(.failure(openFailure ?? StoreError(.unavailable, "the store is not open")))
                         continue
                     }
                     do {
@@ -112,7 +112,7 @@ final class StoreWorker: Sendable {
                 case .prune(let time, let limit, let reply):
                     flush()
                     guard let store else {
-                        reply(.failure(openFailure ?? StoreError("the store is not open")))
+                        reply(.failure(openFailure ?? StoreError(.unavailable, "the store is not open")))
                         continue
                     }
                     do {

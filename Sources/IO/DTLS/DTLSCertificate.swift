@@ -15,11 +15,11 @@ public final class DTLSCertificate {
     public init(commonName: String = "stream") throws(DTLSError) {
         ERR_clear_error()
         guard let key = stream_EVP_EC_gen("P-256") else {
-            throw DTLSError("cannot generate a P-256 key: \(openSSLReason())")
+            throw DTLSError(.setup, "cannot generate a P-256 key: \(openSSLReason())")
         }
         guard let certificate = X509_new() else {
             EVP_PKEY_free(key)
-            throw DTLSError("cannot allocate a certificate: \(openSSLReason())")
+            throw DTLSError(.setup, "cannot allocate a certificate: \(openSSLReason())")
         }
         self.key = key
         self.certificate = certificate
@@ -34,7 +34,7 @@ public final class DTLSCertificate {
         X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, commonName, -1, -1, 0)
         X509_set_issuer_name(certificate, name)
         guard X509_sign(certificate, key, EVP_sha256()) > 0 else {
-            throw DTLSError("cannot sign the certificate: \(openSSLReason())")
+            throw DTLSError(.setup, "cannot sign the certificate: \(openSSLReason())")
         }
     }
 

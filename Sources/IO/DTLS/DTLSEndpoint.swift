@@ -53,7 +53,7 @@ public final class DTLSEndpoint {
                 mtu: Int = 1200) throws(DTLSError) {
         ERR_clear_error()
         guard let context = SSL_CTX_new(DTLS_method()) else {
-            throw DTLSError("cannot create a DTLS context: \(openSSLReason())")
+            throw DTLSError(.setup, "cannot create a DTLS context: \(openSSLReason())")
         }
         self.context = context
         guard stream_SSL_CTX_set_min_proto_version(context, DTLS1_2_VERSION) == 1,
@@ -62,14 +62,14 @@ public final class DTLSEndpoint {
               // Returns 0 on success (sic).
               SSL_CTX_set_tlsext_use_srtp(context, Self.srtpProfile) == 0 else {
             SSL_CTX_free(context)
-            throw DTLSError("cannot set up DTLS-SRTP: \(openSSLReason())")
+            throw DTLSError(.setup, "cannot set up DTLS-SRTP: \(openSSLReason())")
         }
         // Any certificate passes OpenSSL's chain check; the fingerprint check after the handshake decides.
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT) { _, _ in 1 }
         guard let ssl = SSL_new(context), let incoming = BIO_new(BIO_s_mem()),
               let outgoing = BIO_new(BIO_s_mem()) else {
             SSL_CTX_free(context)
-            throw DTLSError("cannot create a DTLS session: \(openSSLReason())")
+            throw DTLSError(.setup, "cannot create a DTLS session: \(openSSLReason())")
         }
         // An empty memory BIO means "no datagram yet", not end of file.
         stream_BIO_set_mem_eof_return(incoming, -1)
@@ -123,7 +123,7 @@ public final class DTLSEndpoint {
     public func handleTimeout() throws(DTLSError) -> Output {
         ERR_clear_error()
         guard stream_DTLSv1_handle_timeout(ssl) >= 0 else {
-            throw DTLSError("the DTLS handshake timed out: the peer never answered (\(openSSLReason()))")
+            throw DTLSError(.timeout, "the DTLS handshake timed out: the peer never answered (\(openSSLReason()))")
         }
         var output = Output()
         output.datagrams = drain()
@@ -152,7 +152,7 @@ public final class DTLSEndpoint {
                 let error = SSL_get_error(ssl, result)
                 guard error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE else {
                     output.datagrams = drain()  // an alert for the peer
-                    throw DTLSError("the DTLS handshake failed: \(openSSLReason())")
+                    throw DTLSError(.handshakeFailed, "the DTLS handshake failed: \(openSSLReason())")
                 }
             }
         } else {
@@ -168,7 +168,7 @@ public final class DTLSEndpoint {
 
     private func verifyFingerprint() throws(DTLSError) {
         guard let peer = SSL_get1_peer_certificate(ssl) else {
-            throw DTLSError("the DTLS peer sent no certificate")
+            throw DTLSError(.certificate, "the DTLS peer sent no certificate")
         }
         defer { X509_free(peer) }
         for expected in remoteFingerprints {
@@ -176,19 +176,21 @@ public final class DTLSEndpoint {
                 return
             }
         }
-        throw DTLSError("the DTLS peer's certificate does not match the fingerprint in its SDP answer: someone "
+        throw DTLSError(.certificate,
+                        "the DTLS peer's certificate does not match the fingerprint in its SDP answer: someone "
             + "else answered, or the answer was altered")
     }
 
     private func exportKeys() throws(DTLSError) -> SRTPKeyingMaterial {
         guard let profile = SSL_get_selected_srtp_profile(ssl), let name = profile.pointee.name else {
-            throw DTLSError("the DTLS peer did not agree to an SRTP profile (use_srtp, RFC 5764 §4.1.1)")
+            throw DTLSError(.noSRTPProfile,
+                            "the DTLS peer did not agree to an SRTP profile (use_srtp, RFC 5764 §4.1.1)")
         }
         let length = 2 * (Self.keyLength + Self.saltLength)
         var material = [UInt8](repeating: 0, count: length)
         let label = "EXTRACTOR-dtls_srtp"
         guard SSL_export_keying_material(ssl, &material, length, label, label.utf8.count, nil, 0, 0) == 1 else {
-            throw DTLSError("cannot export the SRTP keys: \(openSSLReason())")
+            throw DTLSError(.setup, "cannot export the SRTP keys: \(openSSLReason())")
         }
         // RFC 5764 §4.2: client key, server key, client salt, server salt.
         let clientKey = material[0..<Self.keyLength]

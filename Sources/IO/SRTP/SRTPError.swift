@@ -1,10 +1,25 @@
-/// An SRTP failure: libsrtp's status, in words.
+/// An SRTP failure: a ``code`` to switch on, and libsrtp's status in words.
 public struct SRTPError: Error, Hashable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: Sendable, Hashable {
+        /// libsrtp could not be loaded or set up, or refused the keys: nothing can be protected.
+        case setup
+        /// A packet failed authentication: a wrong key, or it was altered on the way. Drop it.
+        case authentication
+        /// A packet came again, or too late for the replay window. Drop it.
+        case replay
+        /// A packet is malformed, or libsrtp failed otherwise.
+        case packet
+    }
+
+    /// The kind of failure.
+    public let code: Code
     /// What happened.
     public let message: String
 
     /// Creates an error.
-    public init(_ message: String) {
+    public init(_ code: Code, _ message: String) {
+        self.code = code
         self.message = message
     }
 

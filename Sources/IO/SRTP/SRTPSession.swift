@@ -33,12 +33,12 @@ public final class SRTPSession {
         guard Self.initialized == srtp_err_status_ok else {
             // libsrtp2 is loaded at the first use (CSRTP): say so if it cannot be.
             if let reason = stream_srtp_load_error() {
-                throw SRTPError("cannot load the SRTP library (libsrtp2): \(String(cString: reason))")
+                throw SRTPError(.setup, "cannot load the SRTP library (libsrtp2): \(String(cString: reason))")
             }
-            throw SRTPError("libsrtp failed to initialise (status \(Self.initialized.rawValue))")
+            throw SRTPError(.setup, "libsrtp failed to initialise (status \(Self.initialized.rawValue))")
         }
         guard masterKey.count == 30 else {
-            throw SRTPError("an AES-128 SRTP master key and salt are 30 bytes, not \(masterKey.count)")
+            throw SRTPError(.setup, "an AES-128 SRTP master key and salt are 30 bytes, not \(masterKey.count)")
         }
         var key = masterKey
         var policy = srtp_policy_t()
@@ -54,7 +54,7 @@ public final class SRTPSession {
         }
         for index in key.indices { key[index] = 0 }
         guard status == srtp_err_status_ok, let created else {
-            throw SRTPError("libsrtp refused the SRTP key (status \(status.rawValue))")
+            throw SRTPError(.setup, "libsrtp refused the SRTP key (status \(status.rawValue))")
         }
         session = created
     }
@@ -97,9 +97,17 @@ public final class SRTPSession {
         var length = Int32(packet.count)
         let status = scratch.withUnsafeMutableBytes { body($0.baseAddress!, &length) }
         guard status == srtp_err_status_ok else {
-            throw SRTPError("cannot \(what): " + Self.describe(status))
+            throw SRTPError(Self.code(of: status), "cannot \(what): " + Self.describe(status))
         }
         return Array(scratch.prefix(Int(length)))
+    }
+
+    private static func code(of status: srtp_err_status_t) -> SRTPError.Code {
+        switch status {
+        case srtp_err_status_auth_fail: .authentication
+        case srtp_err_status_replay_fail, srtp_err_status_replay_old: .replay
+        default: .packet
+        }
     }
 
     private static func describe(_ status: srtp_err_status_t) -> String {

@@ -1,15 +1,23 @@
 /// An error from screen, audio or camera capture: what happened and what to do about it.
 public struct CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
+    /// The kind of failure.
+    public enum Code: Hashable, Sendable {
+        /// No X display can be opened.
         case display
+        /// The screen cannot be grabbed.
         case screen
+        /// The audio server (PulseAudio or PipeWire's pulse) cannot be reached.
         case audioServer
+        /// No audio input, or the one asked for cannot be read.
         case audioInput
+        /// The camera cannot be opened or read.
         case camera
+        /// A Y4M file or stream is malformed.
         case y4m
     }
 
-    private let code: Code
+    /// The kind of failure.
+    public let code: Code
     /// What happened and what to do about it.
     public let message: String
 

@@ -1,12 +1,17 @@
 /// An error from the media pipeline: a frame of the wrong format or size, or a libyuv call that failed.
 public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
+    /// The kind of failure.
+    public enum Code: Hashable, Sendable {
+        /// No one-step conversion between the two formats.
         case unsupportedConversion
+        /// A frame's size is not the one required.
         case sizeMismatch
+        /// A libyuv call failed.
         case libyuvFailed
     }
 
-    private let code: Code
+    /// The kind of failure.
+    public let code: Code
     /// What happened and what to do about it.
     public let message: String
 

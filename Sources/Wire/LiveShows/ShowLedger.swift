@@ -49,7 +49,7 @@ public struct ShowLedger: Sendable {
             return .success(.message(message))
         case .deleteMessage(let id):
             guard book.messages.contains(where: { $0.id == id }), !book.deleted.contains(id) else {
-                return .failure(StoreError("no message \(id)"))
+                return .failure(StoreError(.notFound, "no message \(id)"))
             }
             book.seq += 1
             book.deleted.insert(id)
@@ -66,7 +66,7 @@ public struct ShowLedger: Sendable {
                 return .success(.pinned(nil))
             }
             guard let message = book.messages.first(where: { $0.id == id }), !book.deleted.contains(id) else {
-                return .failure(StoreError("no message \(id)"))
+                return .failure(StoreError(.notFound, "no message \(id)"))
             }
             book.pinned = id
             return .success(.pinned(message))

@@ -99,11 +99,26 @@ public enum StoreFact: Sendable, Hashable {
 
 /// A store that could not commit; nothing of the batch was changed.
 public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure, for a caller that reacts to each differently.
+    public enum Code: Sendable, Hashable {
+        /// The store cannot be opened or reached, or a read or write failed: nothing changed; try again.
+        case unavailable
+        /// What the write names is not in the store (a message deleted meanwhile).
+        case notFound
+        /// The store's data is damaged, or from a newer version: a person must act before it is used.
+        case damaged
+        /// Another server holds the store.
+        case inUse
+    }
+
+    /// The kind of failure.
+    public var code: Code
     /// What went wrong (never holds a secret).
     public var reason: String
 
     /// Creates an error.
-    public init(_ reason: String) {
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
         self.reason = reason
     }
 

@@ -188,7 +188,8 @@ import Testing
         do {
             let first = try SQLiteShowStore(directory: directory.path)
             #expect { try SQLiteShowStore(directory: directory.path) } throws: { error in
-                "\(error)".contains("another stream is using the data directory \(directory.path)")
+                (error as? StoreError)?.code == .inUse
+                    && "\(error)".contains("another stream is using the data directory \(directory.path)")
             }
             _ = try first.commit([("show:mugs", Self.draft("still mine", at: 1))])
         }
@@ -217,7 +218,7 @@ import Testing
         try handle.write(contentsOf: Data(repeating: 0xA5, count: pages[1]))
         try handle.close()
         #expect { try SQLiteShowStore(directory: directory.path) } throws: { error in
-            "\(error)".contains("\(path) is damaged (SQLite's quick_check: ")
+            (error as? StoreError)?.code == .damaged && "\(error)".contains("\(path) is damaged (SQLite's quick_check: ")
         }
     }
 

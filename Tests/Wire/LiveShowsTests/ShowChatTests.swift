@@ -25,7 +25,7 @@ struct ShowChatTests {
         harness.holdCommits = true
         _ = harness.ask(1, .send(text: "lost"))
         let (commit, _) = try #require(harness.held.first)
-        harness.run(harness.show.committed(commit, .failure(StoreError("disk full")), now: harness.now))
+        harness.run(harness.show.committed(commit, .failure(StoreError(.unavailable, "disk full")), now: harness.now))
         guard case .reply(_, .failure(let error))? = harness.inbox[SessionID(1)]?.last else {
             Issue.record("no error reply")
             return
