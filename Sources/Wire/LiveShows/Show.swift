@@ -216,8 +216,10 @@ public struct Show: Sendable {
             return effects
         case .failure(let error):
             guard let session = waiting.session, sessions[session] != nil else { return [] }
-            return [.send(session, .reply(id: waiting.requestID,
-                                          .failure(ShowError(.unavailable, "not saved: \(error.reason)"))))]
+            // A message deleted between the request and its commit is the request's mistake, not the store's.
+            let refusal = error.code == .notFound ? ShowError(.invalid, error.reason)
+                : ShowError(.unavailable, "not saved: \(error.reason)")
+            return [.send(session, .reply(id: waiting.requestID, .failure(refusal)))]
         }
     }
 

@@ -35,6 +35,23 @@ struct ShowChatTests {
         #expect(harness.welcome(2, "eve").chat.messages.isEmpty)
     }
 
+    /// A message deleted by another moderator between a request and its commit: the request was wrong, the store
+    /// is fine (`invalid`, not `unavailable`, so a client does not retry).
+    @Test func aCommitOfAMessageNoLongerThereIsInvalid() throws {
+        var harness = ShowHarness()
+        harness.join(1, "ann")
+        _ = harness.ask(1, .send(text: "pin me"))
+        harness.holdCommits = true
+        _ = harness.ask(1, .pin(id: 1))
+        let (commit, _) = try #require(harness.held.first)
+        harness.run(harness.show.committed(commit, .failure(StoreError(.notFound, "no message 1")), now: harness.now))
+        guard case .reply(_, .failure(let error))? = harness.inbox[SessionID(1)]?.last else {
+            Issue.record("no error reply")
+            return
+        }
+        #expect(error == ShowError(.invalid, "no message 1"))
+    }
+
     @Test func visitorsMessagesHaveNoUserID() {
         var harness = ShowHarness(catalog: ShowHarness.seedCatalog(visitors: .viewer))
         harness.join(1, nil)
