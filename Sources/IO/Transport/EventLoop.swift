@@ -46,6 +46,8 @@ public final class EventLoop: @unchecked Sendable {
     private var sources: [SourceSlot] = []
     private var freeSlots: [Int] = []
     private var timers = TimerHeap()
+    /// The time the timers count in when a test drives it; nil (always, outside tests) for ``MonotonicClock``.
+    private let manualClock: ManualClock?
     private var running = true
     /// The scratch buffer for socket reads: one allocation for the loop's life (freed in deinit), so lending it
     /// involves no exclusive access to a property (a nested lend gets a buffer of its own).
@@ -88,9 +90,15 @@ public final class EventLoop: @unchecked Sendable {
     ///   - name: a short name for the thread (Linux shows the first 15 bytes).
     ///   - scheduling: the kernel's policy for the thread.
     /// - Throws: ``TransportError`` with code `.io` if the kernel refuses an epoll set, an eventfd or a thread.
-    public init(name: String, scheduling: Scheduling = .interactive) throws(TransportError) {
+    public convenience init(name: String, scheduling: Scheduling = .interactive) throws(TransportError) {
+        try self.init(name: name, scheduling: scheduling, clock: nil)
+    }
+
+    /// A loop whose timers count in `clock` (a test's ``ManualClock``) instead of the monotonic clock.
+    init(name: String, scheduling: Scheduling = .interactive, clock: ManualClock?) throws(TransportError) {
         self.name = name
         self.scheduling = scheduling
+        manualClock = clock
         let epollFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epollFD >= 0 else { throw .posix(errno, "creating an epoll set for", endpoint: "event loop \(name)") }
         let wakeFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -156,11 +164,9 @@ public final class EventLoop: @unchecked Sendable {
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Scheduled {
         let scheduled = Scheduled()
         if inEventLoop {
-            timers.insert(deadline: MonotonicClock.deadline(after: delay), scheduled: scheduled, work: work)
+            insertTimer(after: delay, scheduled: scheduled, work: work)
         } else {
-            execute {
-                self.timers.insert(deadline: MonotonicClock.deadline(after: delay), scheduled: scheduled, work: work)
-            }
+            execute { self.insertTimer(after: delay, scheduled: scheduled, work: work) }
         }
         return scheduled
     }
@@ -180,6 +186,16 @@ public final class EventLoop: @unchecked Sendable {
         guard join else { return }
         wake()
         pthread_join(thread, nil)
+    }
+
+    /// The time timers count in: ``MonotonicClock`` nanoseconds, or the test's ``ManualClock``.
+    private var timerNow: Int64 {
+        manualClock?.nanoseconds ?? MonotonicClock.nanoseconds
+    }
+
+    /// Adds a timer due `delay` from now (loop thread only).
+    private func insertTimer(after delay: Duration, scheduled: Scheduled, work: @escaping () -> Void) {
+        timers.insert(deadline: MonotonicClock.deadline(after: delay, from: timerNow), scheduled: scheduled, work: work)
     }
 
     // MARK: - Loop-thread API for sockets
@@ -208,7 +224,7 @@ public final class EventLoop: @unchecked Sendable {
     public func scheduleOnLoop(after delay: Duration, _ work: @escaping () -> Void) -> Scheduled {
         assertInEventLoop()
         let scheduled = Scheduled()
-        timers.insert(deadline: MonotonicClock.deadline(after: delay), scheduled: scheduled, work: work)
+        insertTimer(after: delay, scheduled: scheduled, work: work)
         return scheduled
     }
 
@@ -335,8 +351,10 @@ public final class EventLoop: @unchecked Sendable {
         let capacity = 128
         var events = [epoll_event](repeating: epoll_event(), count: capacity)
         while running {
-            let timeout = timers.nextDeadline.map {
-                MonotonicClock.milliseconds(until: $0, from: MonotonicClock.nanoseconds)
+            let timeout = timers.nextDeadline.map { deadline -> Int32 in
+                // A manual clock moves only when its test moves it (and wakes the loop): no timeout can pass.
+                if let manualClock { return deadline <= manualClock.nanoseconds ? 0 : -1 }
+                return MonotonicClock.milliseconds(until: deadline, from: MonotonicClock.nanoseconds)
             } ?? -1
             let count = events.withUnsafeMutableBufferPointer {
                 epoll_wait(epollFD, $0.baseAddress, Int32(capacity), timeout)
@@ -354,7 +372,7 @@ public final class EventLoop: @unchecked Sendable {
                     }
                 }
             }
-            let now = MonotonicClock.nanoseconds
+            let now = timerNow
             while let work = timers.popExpired(now: now) { work() }
             // Most turns have no task from another thread: the flag spares them the lock.
             if hasTasks.exchange(false, ordering: .acquiringAndReleasing) {

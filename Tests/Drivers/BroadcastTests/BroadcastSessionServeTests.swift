@@ -64,6 +64,7 @@ extension LiveBroadcastTests {
                                                                                jitter: 0.2))
             let session = try BroadcastSession(configuration: configuration, outputs: [output])
             async let final = session.run()
+            // The outage's timeline in wall time: the server goes at 2.5 s and is back 0.7 s later, mid-broadcast.
             try await Task.sleep(for: .milliseconds(2500))
             server.withLock { $0?.stop() }
             try await Task.sleep(for: .milliseconds(700))

@@ -119,6 +119,9 @@ extension LiveBroadcastTests.BroadcastSessionTests {
         let session = try Self.smallRecording(to: path, seconds: 3)
         let started = ContinuousClock.now
         async let final = session.run()
+        // The sleeps are the broadcast's timeline in wall time, which is what the clock is checked against: 1 s live,
+        // then 2.3 s paused. The 300 ms let the frame in flight when the pause came finish (one left late shows as a
+        // changed pool below: it fails, it does not pass untested).
         try await Task.sleep(for: .seconds(1))
         session.pause()
         try await Task.sleep(for: .milliseconds(300))
@@ -144,6 +147,7 @@ extension LiveBroadcastTests.BroadcastSessionTests {
         let path = work.file("switches.flv")
         let session = try Self.smallRecording(to: path, seconds: 5)
         async let final = session.run()
+        // The broadcast's timeline in wall time: hidden and muted from 1.5 s to 3.5 s, which ffmpeg must find.
         try await Task.sleep(for: .seconds(1.5))
         session.setVideoHidden(true)
         session.setAudioMuted(true)

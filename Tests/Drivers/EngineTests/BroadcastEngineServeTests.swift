@@ -98,6 +98,7 @@ import Testing
         async let final = engine.run()
         #expect(await engine.waitUntilLive())
         async let played: Void = Self.play(clip, into: engine, for: .seconds(8))
+        // The outage's timeline in wall time: the server goes at 2.5 s and is back 0.7 s later, mid-broadcast.
         try await Task.sleep(for: .milliseconds(2500))
         server.withLock { $0?.stop() }
         try await Task.sleep(for: .milliseconds(700))

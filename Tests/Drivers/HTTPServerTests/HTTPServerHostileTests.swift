@@ -119,19 +119,21 @@ struct HTTPServerHostileTests {
     @Test func aTenMegabyteHeaderIsRefusedWith431() async throws {
         let server = try await TestServer()
         let port = server.port
-        let answer = try await offPool { () -> String in
-            let socket = try RawSocket.connect(port: port)
-            defer { socket.close() }
-            let writer = PeerThread("big header") {
-                let head = Array("GET /hello HTTP/1.1\r\nHost: a\r\nX-Big: ".utf8)
-                    + [UInt8](repeating: 0x61, count: 10_000_000) + Array("\r\n\r\n".utf8)
-                _ = try? socket.write(head, timeout: 10)
-            }
+        let socket = try await offPool { try RawSocket.connect(port: port) }
+        defer { socket.close() }
+        let writer = PeerThread("big header") {
+            let head = Array("GET /hello HTTP/1.1\r\nHost: a\r\nX-Big: ".utf8)
+                + [UInt8](repeating: 0x61, count: 10_000_000) + Array("\r\n\r\n".utf8)
+            _ = try? socket.write(head, timeout: 10)
+        }
+        let received = try await offPool { () -> [UInt8] in
             var received: [UInt8] = []
             while let bytes = try socket.read(timeout: 10) { received += bytes }
-            while !writer.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-            return String(decoding: received, as: UTF8.self)
+            return received
         }
+        // The writer gives up 10 s after the server stops reading; the socket is closed only once it has.
+        try await writer.finish(within: .seconds(20))
+        let answer = String(decoding: received, as: UTF8.self)
         #expect(answer.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
         #expect(answer.contains("Connection: close\r\n"))
         #expect(server.events.withLock { events in
@@ -157,12 +159,13 @@ struct HTTPServerHostileTests {
         }
         let reader = try await WebSocketClient.connect(to: "ws://127.0.0.1:\(port)/v1/streams/show",
                                                        headers: ["Authorization": "Bearer \(TestServer.token)"])
-        while server.sessions.withLock({ $0.count }) < 501 { try await Task.sleep(for: .milliseconds(10)) }
-        let sessions = server.sessions.withLock { $0 }
+        let sessions = try await server.sessions.wait("501 open WebSocket sessions", within: .seconds(30)) {
+            $0.count >= 501
+        }
         let before = ProcessMemory.residentBytes
-        let received = Locked(0)
+        let received = Watched(0)
         let reading = Task {
-            while case .text? = await reader.receive() { received.withLock { $0 += 1 } }
+            while case .text? = await reader.receive() { received.update { $0 += 1 } }
         }
         let payload = String(repeating: "m", count: 2000)
         var sent = 0
@@ -171,7 +174,7 @@ struct HTTPServerHostileTests {
         while server.closes.withLock({ $0.count }) < 500 && ContinuousClock.now - started < .seconds(30) {
             // Paced by the reading client (at most 16 messages, 32 KB, ahead of it, under its 64 KB queue): it must
             // never be the one too slow, however loaded the machine; the stalled ones fall behind all the same.
-            while sent - received.withLock({ $0 }) > 16 && ContinuousClock.now - started < .seconds(30) {
+            while sent - received.value > 16 && ContinuousClock.now - started < .seconds(30) {
                 try await Task.sleep(for: .milliseconds(1))
             }
             await WebSocketSession.broadcast(WebSocketOutboundFrame(text: payload), to: sessions)
@@ -187,13 +190,11 @@ struct HTTPServerHostileTests {
         #expect(peak < 500 * (queueLimit + 4096) + 48 << 20, "peak growth \(peak >> 20) MiB")
         // The reading client is still open and gets what is sent from now on.
         #expect(reader.closeInfo == nil)
-        let countBefore = received.withLock { $0 }
+        let countBefore = received.value
         for _ in 0..<10 { await WebSocketSession.broadcast(WebSocketOutboundFrame(text: payload), to: sessions) }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while received.withLock({ $0 }) < countBefore + 10 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        try await received.wait("the reading client to get the last 10 messages", within: .seconds(5)) {
+            $0 >= countBefore + 10
         }
-        #expect(received.withLock { $0 } >= countBefore + 10)
         #expect(sent > 0)
         await reader.close()
         reading.cancel()

@@ -20,7 +20,7 @@ final class TestServer: Sendable {
     let tlsPort: Int?
     let files: TemporaryDirectory
     let events = Locked<[HTTPServerEvent]>([])
-    let sessions = Locked<[WebSocketSession]>([])
+    let sessions = Watched<[WebSocketSession]>([])
     let closes = Locked<[WebSocketClose]>([])
 
     static let token = "t0ken-secret"
@@ -81,7 +81,7 @@ final class TestServer: Sendable {
                 return .reject(.status(.unauthorized))
             }
             return .accept(WebSocketHandlers(onOpen: { session in
-                sessions.withLock { $0.append(session) }
+                sessions.update { $0.append(session) }
             }, onMessage: { _, _ in }, onClose: { _, close in
                 closes.withLock { $0.append(close) }
             }))

@@ -1,4 +1,5 @@
 import Locking
+import TestSupport
 import Testing
 @testable import Transport
 
@@ -8,15 +9,19 @@ import Testing
     /// Keeps every array it is given and, for the lending entry, a copy of the bytes and where they were lent.
     private final class Keeper: ConnectionHandler, Sendable {
         let lends: Bool
-        private let state = Locked<(arrays: [[UInt8]], addresses: Set<UInt>)>(([], []))
+        private let state = Watched<(arrays: [[UInt8]], addresses: Set<UInt>)>(([], []))
         init(lends: Bool) { self.lends = lends }
 
-        var arrays: [[UInt8]] { state.withLock { $0.arrays } }
-        var addresses: Set<UInt> { state.withLock { $0.addresses } }
-        var total: Int { state.withLock { $0.arrays.reduce(0) { $0 + $1.count } } }
+        var arrays: [[UInt8]] { state.value.arrays }
+        var addresses: Set<UInt> { state.value.addresses }
+
+        /// Returns once `count` bytes in all came.
+        func wait(forTotal count: Int) async throws {
+            try await state.wait("\(count) bytes read") { $0.arrays.reduce(0) { $0 + $1.count } >= count }
+        }
 
         func connectionDidRead(_ connection: Connection, bytes: [UInt8]) {
-            state.withLock { $0.arrays.append(bytes) }
+            state.update { $0.arrays.append(bytes) }
         }
 
         func connectionDidRead(_ connection: Connection, buffer: UnsafeRawBufferPointer) {
@@ -25,7 +30,7 @@ import Testing
                 return
             }
             let address = UInt(bitPattern: buffer.baseAddress)
-            state.withLock {
+            state.update {
                 $0.arrays.append([UInt8](buffer))
                 $0.addresses.insert(address)
             }
@@ -43,9 +48,8 @@ import Testing
             let run = [UInt8](repeating: value, count: 3000)
             try client.write(run)
             sent += run
-            for _ in 0..<500 where keeper.total < sent.count {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            // Read before the next run is written, so each run comes in reads of its own.
+            try await keeper.wait(forTotal: sent.count)
         }
         await client.close()
         return sent

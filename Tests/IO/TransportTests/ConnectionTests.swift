@@ -1,4 +1,5 @@
 import Locking
+import TestSupport
 import Testing
 @testable import Transport
 
@@ -48,19 +49,22 @@ import Testing
                                                            writeBufferLimit: 64 << 20, loop: loop)
             let size = 32 << 20
             try client.write([UInt8](repeating: 5, count: size))
-            try await Task.sleep(for: .milliseconds(200))
+            // The write runs in a loop turn and flushes at its end, until the kernel takes no more; the server's
+            // kernel then holds bytes, and a server that read them would do so in the next turn.
+            try await eventually("the server's kernel to acknowledge bytes") {
+                try await loop.submit {}
+                return (await client.bytesAcknowledged() ?? 0) > 0
+            }
+            try await loop.submit {}
+            try await loop.submit {}
             // The server reads nothing, so the kernel buffers fill and most of the 32 MB stays queued here.
             #expect(client.queuedBytes > size / 2)
             #expect(counter.total == 0)
             let server = try #require(accepted.first)
             try await loop.submit { server.value.resumeReading() }
             try await client.waitForDrain(below: 1)
-            var total = 0
-            for _ in 0..<500 where total < size {
-                try await Task.sleep(for: .milliseconds(10))
-                total = counter.total
-            }
-            #expect(total == size)
+            try await counter.wait(forTotal: size)
+            #expect(counter.total == size)
             await client.close()
         }
     }

@@ -21,16 +21,51 @@ import Testing
         #expect(sched_getscheduler(0) == 0)
     }
 
+    /// On a manual clock, so each step is exact: no timer fires before its deadline, each fires once the clock
+    /// reaches it, in deadline order (equal deadlines in the order scheduled), and a cancelled one never does.
     @Test func timersFireInDeadlineOrderAndCancelledOnesDoNot() async throws {
-        try await withLoop { loop in
+        try await withManualClockLoop { manual in
+            let loop = manual.loop
             let fired = Locked<[Int]>([])
             loop.schedule(after: .milliseconds(60)) { fired.withLock { $0.append(3) } }
             loop.schedule(after: .milliseconds(20)) { fired.withLock { $0.append(1) } }
             let cancelled = loop.schedule(after: .milliseconds(30)) { fired.withLock { $0.append(99) } }
             loop.schedule(after: .milliseconds(40)) { fired.withLock { $0.append(2) } }
+            loop.schedule(after: .milliseconds(60)) { fired.withLock { $0.append(4) } }
             cancelled.cancel()
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(fired.withLock { $0 } == [1, 2, 3])
+            try await manual.advance(by: .milliseconds(19))
+            #expect(fired.withLock { $0 } == [])
+            try await manual.advance(by: .milliseconds(1))
+            #expect(fired.withLock { $0 } == [1])
+            try await manual.advance(by: .milliseconds(20))
+            #expect(fired.withLock { $0 } == [1, 2])
+            try await manual.advance(by: .milliseconds(19))
+            #expect(fired.withLock { $0 } == [1, 2])
+            try await manual.advance(by: .seconds(10))
+            #expect(fired.withLock { $0 } == [1, 2, 3, 4])
+        }
+    }
+
+    /// A timer scheduled by a timer counts from the time the first one ran (not from its deadline), and one due at
+    /// once runs in the same step.
+    @Test func aTimerScheduledByATimerCountsFromWhenItRuns() async throws {
+        try await withManualClockLoop { manual in
+            let loop = manual.loop
+            let fired = Locked<[String]>([])
+            _ = try await loop.submit {
+                loop.scheduleOnLoop(after: .milliseconds(10)) {
+                    fired.withLock { $0.append("first") }
+                    loop.scheduleOnLoop(after: .zero) { fired.withLock { $0.append("at once") } }
+                    loop.scheduleOnLoop(after: .milliseconds(10)) { fired.withLock { $0.append("second") } }
+                }
+            }
+            try await manual.advance(by: .milliseconds(15))
+            #expect(fired.withLock { $0 } == ["first", "at once"])
+            // Run at 15 ms, "second" is due at 25 ms, not at 20.
+            try await manual.advance(by: .milliseconds(9))
+            #expect(fired.withLock { $0 } == ["first", "at once"])
+            try await manual.advance(by: .milliseconds(1))
+            #expect(fired.withLock { $0 } == ["first", "at once", "second"])
         }
     }
 

@@ -70,29 +70,34 @@ final class SilentHandler: ConnectionHandler {
 final class ByteCounter: ConnectionHandler, Sendable {
     let log: CloseLog?
     init(log: CloseLog? = nil) { self.log = log }
-    private let count = Locked(0)
-    var total: Int { count.withLock { $0 } }
-    func connectionDidRead(_ connection: Connection, bytes: [UInt8]) { count.withLock { $0 += bytes.count } }
+    private let count = Watched(0)
+    var total: Int { count.value }
+    /// Returns once `total` bytes in all came.
+    func wait(forTotal total: Int, within timeout: Duration = .seconds(10)) async throws {
+        try await count.wait("\(total) bytes read", within: timeout) { $0 >= total }
+    }
+    func connectionDidRead(_ connection: Connection, bytes: [UInt8]) { count.update { $0 += bytes.count } }
     func connectionDidClose(_ connection: Connection, error: TransportError?) { log?.record(error) }
 }
 
 /// Records how server-side connections closed, for checks from the test's thread.
 final class CloseLog: Sendable {
-    private let entries = Locked<[TransportError?]>([])
+    private let entries = Watched<[TransportError?]>([])
 
-    var all: [TransportError?] { entries.withLock { $0 } }
+    var all: [TransportError?] { entries.value }
 
     func record(_ error: TransportError?) {
-        entries.withLock { $0.append(error) }
+        entries.update { $0.append(error) }
     }
 
-    /// Waits up to `timeout` for at least `count` entries.
+    /// Waits up to `timeout` for at least `count` entries, and returns them (fewer if the time ran out: the caller's
+    /// expectation shows what came).
     func wait(for count: Int, timeout: Duration = .seconds(5)) async throws -> [TransportError?] {
-        let deadline = ContinuousClock.now + timeout
-        while entries.withLock({ $0.count }) < count && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
+        do {
+            return try await entries.wait("\(count) closes", within: timeout) { $0.count >= count }
+        } catch is WaitTimeout {
+            return all
         }
-        return all
     }
 }
 
@@ -208,4 +213,32 @@ private actor CertificateStore {
         making = task
         return try await task.value
     }
+}
+
+/// An event loop whose timers count in a ``ManualClock``: time passes only in ``advance(by:)``, which returns once
+/// every timer due by then has run, so a test of timers neither sleeps nor depends on how busy the machine is.
+struct ManualClockLoop {
+    let loop: EventLoop
+    let clock = ManualClock()
+
+    init(name: String = "test-manual-clock") throws {
+        loop = try EventLoop(name: name, clock: clock)
+    }
+
+    /// Moves the loop's time forward by `delay` and returns after the timers due by then (and those they scheduled
+    /// within it) have run.
+    func advance(by delay: Duration) async throws {
+        let clock = self.clock
+        // Moved on the loop thread between two turns: the next turn, which the second submit wakes, reads the new
+        // time before its timers, and runs the submitted no-op after them.
+        try await loop.submit { clock.advance(by: delay) }
+        try await loop.submit {}
+    }
+}
+
+/// Runs `body` with a fresh manual-clock loop and shuts the loop down afterwards.
+func withManualClockLoop<Result>(_ body: (ManualClockLoop) async throws -> Result) async throws -> Result {
+    let manual = try ManualClockLoop()
+    defer { manual.loop.shutdown() }
+    return try await body(manual)
 }

@@ -22,11 +22,11 @@ import Testing
         let port = try #require(portText.flatMap { UInt16($0) })
         let peer = try #require(TransportAddress(host: "127.0.0.1", port: port))
         #expect(peer.description == "127.0.0.1:\(port)")
-        let received = Locked<[([UInt8], TransportAddress)]>([])
+        let received = Watched<[([UInt8], TransportAddress)]>([])
         try await withLoop { loop in
             let socket = try await loop.submit {
                 LoopBound(try UDPSocket.bind(host: "127.0.0.1", on: loop) { bytes, source in
-                    received.withLock { $0.append((bytes, source)) }
+                    received.update { $0.append((bytes, source)) }
                 }, loop: loop)
             }
             let sizes = [1, 1200, 2000]
@@ -34,11 +34,9 @@ import Testing
                 let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0) }
                 #expect(try await loop.submit { socket.value.send(bytes, to: peer) })
             }
-            let deadline = ContinuousClock.now + .seconds(5)
-            while received.withLock({ $0.count }) < sizes.count && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
+            let got = try await received.wait("\(sizes.count) echoed datagrams", within: .seconds(5)) {
+                $0.count >= sizes.count
             }
-            let got = received.withLock { $0 }
             #expect(got.map(\.0.count) == sizes)
             #expect(got.allSatisfy { $0.1 == peer })
             #expect(got.last?.0 == (0..<2000).map { UInt8(truncatingIfNeeded: $0) }.reversed())
