@@ -154,7 +154,7 @@ let package = Package(
         .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],
                 swiftSettings: strict),
         // The LL-HLS origin: packagers fed by the ingest, and players' requests held until their part exists.
-        .target(name: "LiveHLS", dependencies: ["HLS", "FLV", "Locking"], swiftSettings: strict),
+        .target(name: "LiveHLS", dependencies: ["HLS", "FLV", "Locking", "Transport"], swiftSettings: strict),
         // The WebRTC publisher: ICE, DTLS, SRTP and RTP over a UDP socket on the Transport event loop; WHIP as an
         // output of the engine over the HTTP client.
         .target(name: "WebRTC",

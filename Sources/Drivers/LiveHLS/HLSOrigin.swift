@@ -1,13 +1,12 @@
 import FLV
 #if canImport(Glibc)
 import FoundationEssentials
-import Dispatch
-import Glibc
 #else
 import Foundation
 #endif
 import HLS
 import Locking
+import Transport
 
 /// The LL-HLS origin of a server: one ``LLHLSPackager`` per published stream, fed by the ingest, and the answers
 /// to players' requests, held until what they ask for exists.
@@ -18,9 +17,10 @@ import Locking
 /// ``playlistNow(_:query:)`` and ``resourceNow(directory:name:)`` only what can be answered at once,
 /// ``playlist(_:query:reply:)`` through a callback. A blocking playlist reload or a request for the hinted part waits
 /// on the stream's changes (no polling) and is answered the moment the packager reports the part; after
-/// ``BlockingReload/maximumHoldTargetDurations`` target durations it gets 503 (one timer, armed for the earliest end of a
-/// hold while requests are held, ends the holds). An ended stream keeps its playlist (with EXT-X-ENDLIST) for
-/// ``Configuration/endedRetention``, or until its ID starts again.
+/// ``BlockingReload/maximumHoldTargetDurations`` target durations it gets 503. Each stream's held requests are a
+/// ``HoldTable``, which decides what a change or the passing of time answers; the origin feeds it and runs one timer,
+/// on an event loop, for the earliest end of a hold while requests are held. An ended stream keeps its playlist
+/// (with EXT-X-ENDLIST) for ``Configuration/endedRetention``, or until its ID starts again.
 public final class HLSOrigin: Sendable {
     /// How streams are packaged and kept.
     public struct Configuration: Sendable {
@@ -55,15 +55,8 @@ public final class HLSOrigin: Sendable {
         public var timedOutRequests: Int
     }
 
-    fileprivate enum Request: Sendable, Equatable {
-        case playlist(BlockingReload.Directives)
-        case resource(ResourceName)
-
-        var isResource: Bool {
-            if case .resource = self { return true }
-            return false
-        }
-    }
+    fileprivate typealias Table = HoldTable<Waiter>
+    fileprivate typealias Request = Table.Request
 
     /// What to do with a player's request, found with one parse of it and one look at the stream: answer it now,
     /// or hold it (``hold(_:reply:)``).
@@ -87,7 +80,7 @@ public final class HLSOrigin: Sendable {
     /// A held request: a class, so that the passes over a stream's waiters (release, expiry) retain one reference
     /// per waiter instead of copying its request and callback. It carries everything its answer needs, so that
     /// holding a server's request makes one object: no closure around the callback, none for the cancellation.
-    private final class Waiter: Sendable {
+    fileprivate final class Waiter: Sendable {
         let request: Request
         /// Told the answer (``HLSOrigin/hold(_:reply:)``): the reply, without its LL-HLS tags for `mode=plain`; a
         /// hold that ends without one is answered 503 or 404 here.
@@ -96,40 +89,36 @@ public final class HLSOrigin: Sendable {
         /// Held strongly, as only while the request is held (the pending response drops the cancellation once
         /// answered).
         let origin: HLSOrigin
-        /// When the hold ends (503).
-        let deadline: ContinuousClock.Instant
         /// The stream and the key it is kept under there.
         let id: HLSStreamID
         let key: UInt64
 
         init(request: Request, reply: @escaping @Sendable (HLSReply) -> Void, plain: Bool, origin: HLSOrigin,
-             deadline: ContinuousClock.Instant, id: HLSStreamID, key: UInt64) {
+             id: HLSStreamID, key: UInt64) {
             self.request = request
             self.reply = reply
             self.plain = plain
             self.origin = origin
-            self.deadline = deadline
             self.id = id
             self.key = key
         }
 
         /// Called once, by the origin, with the reply that released it (lent: the waiters released together share
-        /// one, not a copy each) — or through ``endHold(counted:)``.
+        /// one, not a copy each), or through ``endHold()``.
         func resume(_ released: HLSReply) {
             reply(plain ? HLSOrigin.plain(released) : released)
         }
 
-        /// The hold ended without a reply: answered 503 or 404. `counted`: it counts as timed out (a cancelled
-        /// task's does not).
-        func endHold(counted: Bool = true) {
-            resume(origin.afterHold(request, for: id, counted: counted))
+        /// The hold is cut short (a cancelled task): answered 503 or 404, not counted as timed out.
+        func endHold() {
+            resume(origin.afterHold(request, for: id))
         }
 
         /// The client left: the waiter is dropped and its callback is not called.
         /// - Returns: whether it was still held (false when it was already answered or is being answered).
         @discardableResult
         func cancel() -> Bool {
-            origin.state.withLock { state in state.streams[id]?.waiters.removeValue(forKey: key) } != nil
+            origin.state.withLock { state in state.streams[id]?.holds.cancel(key) } != nil
         }
     }
 
@@ -138,10 +127,9 @@ public final class HLSOrigin: Sendable {
     /// requests). Touched only under the origin's lock.
     private final class Stream {
         private(set) var packager: LLHLSPackager
-        var waiters: [UInt64: Waiter] = [:]
+        /// The requests held until the stream has what they ask for, or their hold ends.
+        var holds = Table()
         var endedAt: ContinuousClock.Instant?
-        /// No held request's hold ends before this (the expiry sweep skips the stream until then).
-        private(set) var earliestDeadline: ContinuousClock.Instant?
         /// What the requests are answered from, made from the packager at most once per change of it and shared by
         /// every request until the next change: the playlist's position and its bytes (one copy of the text per
         /// part, not one per reader).
@@ -153,9 +141,9 @@ public final class HLSOrigin: Sendable {
             var isEnded: Bool?
             var livePlaylist: HLSReply?
             var blockingPlaylist: HLSReply?
-            /// The answers for resources asked for since the change (the part 200 readers wait for is looked up in
-            /// the packager once): at most ``Stream/maximumCachedResources``, emptied at each change.
-            var resources: [ResourceName: HLSReply?] = [:]
+            /// What the resources asked for since the change are (the part 200 readers wait for is looked up in the
+            /// packager once): at most ``Stream/maximumCachedResources``, emptied at each change.
+            var resources: [ResourceName: ResourceLookup] = [:]
         }
 
         init(packager: LLHLSPackager) {
@@ -183,9 +171,6 @@ public final class HLSOrigin: Sendable {
             return position
         }
 
-        /// The most distinct requests a release looks for among those it answered already.
-        static let maximumSharedAnswers = 16
-
         /// The most resource answers kept between two changes of the packager (a part is ~100 KB, shared with the
         /// packager: the table holds references, not copies).
         static let maximumCachedResources = 64
@@ -210,104 +195,70 @@ public final class HLSOrigin: Sendable {
 
         /// The answer to `request` now, or the hold.
         func look(_ request: Request) -> Look {
-            if let reply = evaluate(request) { return .reply(reply) }
+            if let answer = Table.answer(request, position: position(), isEnded: isEnded(), resource: lookUp) {
+                return .reply(reply(answer))
+            }
             return .wait(targetDuration: packager.targetDuration)
         }
 
         /// The answer to `request` now, or `.wait` after keeping `waiter` under `key` until the stream can answer it.
-        func answerOrKeep(_ request: Request, key: UInt64, _ waiter: () -> Waiter) -> Look {
-            if let reply = evaluate(request) { return .reply(reply) }
-            let waiter = waiter()
-            waiters[key] = waiter
-            earliestDeadline = min(earliestDeadline ?? waiter.deadline, waiter.deadline)
-            return .wait(targetDuration: packager.targetDuration)
+        /// - Returns: also when the earliest hold of the stream ends (nil when answered).
+        func answerOrKeep(_ request: Request, key: UInt64, waiter: Waiter,
+                          deadline: Duration) -> (look: Look, nextDeadline: Duration?) {
+            switch holds.hold(request, key: key, waiter: waiter, deadline: deadline, position: position(),
+                              isEnded: isEnded(), resource: lookUp) {
+            case .answer(let answer):
+                return (.reply(reply(answer)), nil)
+            case .held(let next):
+                return (.wait(targetDuration: packager.targetDuration), next)
+            }
         }
 
-        /// Removes the waiters whose hold ended by `now`, unless none can have.
-        func removeExpired(_ now: ContinuousClock.Instant) -> [Waiter] {
-            guard let earliest = earliestDeadline, earliest <= now else { return [] }
-            let expired = waiters.filter { $0.value.deadline <= now }
-            for key in expired.keys { waiters[key] = nil }
-            earliestDeadlineChanged()
-            return Array(expired.values)
-        }
-
-        /// Some waiters were removed: the earliest deadline is that of those left (nil when none is).
-        private func earliestDeadlineChanged() {
-            earliestDeadline = waiters.values.lazy.map(\.deadline).min()
+        /// Ends the holds whose time is up by `now`.
+        func expire(_ now: Duration) -> [Released] {
+            holds.expire(now: now, hasPlaylist: hasPlaylist).releases.map(released)
         }
 
         /// The waiters that can be answered now, removed, grouped by the reply they get. They share the stream's
         /// replies: one playlist's bytes for every blocking reload it satisfies, the packager's bytes for every reader
         /// of a part.
         func release() -> [Released] {
-            var released: [Released] = []
-            var kept = 0
-            // The waiters of a stream ask for a few things (the next playlist and the hinted part, mostly), in the
-            // table's order: each distinct request is answered once, and its waiters are grouped under that answer
-            // (a reply per waiter was copied twice, each copy retaining its two strings and its bytes).
-            // `group`: where its waiters go in `released`; nil while it cannot be answered.
-            var asked: [(request: Request, group: Int?)] = []
-            var last = 0
-            for waiter in waiters.values {
-                if asked.isEmpty || asked[last].request != waiter.request {
-                    // Distinct held requests are few (a reload at most two segments ahead, a hinted part): the
-                    // search is bounded, and past the bound an answer is only not shared.
-                    if asked.count <= Self.maximumSharedAnswers,
-                       let index = asked.firstIndex(where: { $0.request == waiter.request }) {
-                        last = index
-                    } else {
-                        var group: Int?
-                        if let reply = evaluate(waiter.request) {
-                            released.append(Released(reply: reply, waiters: [], isMedia: waiter.request.isResource))
-                            group = released.count - 1
-                        }
-                        asked.append((waiter.request, group))
-                        last = asked.count - 1
-                    }
-                }
-                if let group = asked[last].group {
-                    released[group].waiters.append(waiter)
-                } else {
-                    kept += 1
-                }
-            }
-            // Removed after the pass (removing while iterating would copy the table): usually all of them.
-            if kept == 0 {
-                waiters.removeAll(keepingCapacity: true)
-            } else if !released.isEmpty {
-                waiters = waiters.filter { evaluate($0.value.request) == nil }
-            }
-            if !released.isEmpty { earliestDeadlineChanged() }
-            // Parts before playlists: a reader waiting for the hinted part has what it plays first (the table's order
-            // put half the parts behind every playlist of the release). Groups are few: the sort is of a handful.
-            return released.count > 1 ? released.sorted { $0.isMedia && !$1.isMedia } : released
+            guard !holds.isEmpty else { return [] }
+            return holds.release(position: position(), isEnded: isEnded(), resource: lookUp).releases.map(released)
         }
 
-        /// The answer to `request` now, or nil to keep waiting.
-        func evaluate(_ request: Request) -> HLSReply? {
-            switch request {
-            case .playlist(let directives):
-                switch BlockingReload.decide(directives, position: position()) {
-                case .ready:
-                    return playlistReply(blocking: directives.isBlocking && !isEnded())
-                        ?? .error(404, "the stream ended before its first segment")
-                case .hold:
-                    return isEnded() ? .error(404, "the stream ended before its first segment") : nil
-                case .badRequest(let reason):
-                    return .error(400, reason)
-                }
-            case .resource(let name):
-                if let reply = derived.resources[name] { return reply }
-                let reply: HLSReply?
-                switch packager.resource(name) {
-                case .available(let bytes): reply = .media(bytes)
-                case .pending: reply = nil
-                case .notFound: reply = .error(404, "no such part or segment (it may have left the window)")
-                }
-                // Names no one asks for twice (a scan of made-up numbers) are not kept past the bound.
-                if derived.resources.count < Self.maximumCachedResources { derived.resources[name] = .some(reply) }
-                return reply
+        /// Every held request removed, to be answered `answer`.
+        func removeAll(answer: Table.Answer) -> [Released] {
+            holds.removeAll(answer: answer).releases.map(released)
+        }
+
+        private func released(_ release: Table.Release) -> Released {
+            Released(reply: reply(release.answer), waiters: release.waiters)
+        }
+
+        /// What the packager has under `name`, looked up once per change of it.
+        private func lookUp(_ name: ResourceName) -> ResourceLookup {
+            if let found = derived.resources[name] { return found }
+            let found = packager.resource(name)
+            // Names no one asks for twice (a scan of made-up numbers) are not kept past the bound.
+            if derived.resources.count < Self.maximumCachedResources { derived.resources[name] = found }
+            return found
+        }
+
+        /// The reply that says `answer`.
+        func reply(_ answer: Table.Answer) -> HLSReply {
+            switch answer {
+            case .playlist(let blocking):
+                return playlistReply(blocking: blocking) ?? .error(404, "the stream ended before its first segment")
+            case .media(let name):
+                guard case .available(let bytes) = lookUp(name) else { return .error(404, "no such part or segment") }
+                return .media(bytes)
+            case .badRequest(let reason):
+                return .error(400, reason)
+            case .notFound(let reason):
+                return .error(404, reason)
+            case .unavailable:
+                return .error(503, "not available within the hold time; ask again")
             }
         }
 
@@ -329,8 +280,6 @@ public final class HLSOrigin: Sendable {
     private struct Released {
         let reply: HLSReply
         var waiters: [Waiter]
-        /// An init segment, part or segment (not a playlist).
-        var isMedia = false
     }
 
     private struct State {
@@ -343,18 +292,44 @@ public final class HLSOrigin: Sendable {
         /// called on every request).
         var endedStreams = 0
         /// The expiry sweep's timer, while requests are held, and when it is armed for.
-        var sweepTimer: (any DispatchSourceTimer)?
-        var sweepAt: ContinuousClock.Instant?
+        var sweep: Scheduled?
+        var sweepAt: Duration?
         var statistics = Statistics(streams: 0, heldRequests: 0, releasedRequests: 0, timedOutRequests: 0)
+    }
+
+    /// How the holds learn the time and end on time.
+    enum HoldClock: Sendable {
+        /// The monotonic clock; the sweep runs on `loop` (nil: the process's shared client loop, started when a
+        /// request is first held).
+        case loop(EventLoop?)
+        /// For tests: the time is what `now` says, and no timer runs (``endExpiredHolds()`` is the sweep).
+        case manual(now: @Sendable () -> Duration)
     }
 
     /// The configuration in force.
     public let configuration: Configuration
     private let state = Locked(State())
+    private let clock: HoldClock
+    /// What the holds' times count from.
+    private let start = ContinuousClock.now
 
     /// Creates an origin with no stream.
-    public init(configuration: Configuration = Configuration()) {
+    /// - Parameter loop: where the timer that ends holds runs; nil for the process's shared client loop.
+    public convenience init(configuration: Configuration = Configuration(), loop: EventLoop? = nil) {
+        self.init(configuration: configuration, clock: .loop(loop))
+    }
+
+    init(configuration: Configuration, clock: HoldClock) {
         self.configuration = configuration
+        self.clock = clock
+    }
+
+    /// The holds' time now: since the origin was made.
+    private func now() -> Duration {
+        switch clock {
+        case .loop: start.duration(to: .now)
+        case .manual(let now): now()
+        }
     }
 
     /// Counters.
@@ -362,7 +337,7 @@ public final class HLSOrigin: Sendable {
         state.withLock { state in
             var statistics = state.statistics
             statistics.streams = state.streams.count
-            statistics.heldRequests = state.streams.values.reduce(0) { $0 + $1.waiters.count }
+            statistics.heldRequests = state.streams.values.reduce(0) { $0 + $1.holds.count }
             return statistics
         }
     }
@@ -389,8 +364,7 @@ public final class HLSOrigin: Sendable {
             state.streams[id] = Stream(packager: LLHLSPackager(epoch: epoch, configuration: configuration.packaging))
             state.epochs[epoch] = id
             // Anyone still waiting on the previous publish is told it is gone.
-            guard let previous else { return [] }
-            return [Released(reply: .error(404, "the stream restarted"), waiters: Array(previous.waiters.values))]
+            return previous?.removeAll(answer: .notFound("the stream restarted")) ?? []
         }
         resume(released)
     }
@@ -480,25 +454,20 @@ public final class HLSOrigin: Sendable {
     /// ``hold(_:reply:)``'s waiter, or nil when `reply` was called at once.
     private func keep(_ hold: Hold, reply: @escaping @Sendable (HLSReply) -> Void) -> Waiter? {
         let (request, id) = (hold.request, hold.id)
-        let deadline = ContinuousClock.now + hold.limit
+        let now = now()
         let (waiter, immediate) = state.withLock { state -> (Waiter?, HLSReply?) in
+            guard let stream = state.streams[id] else { return (nil, .error(404, "no such stream")) }
             state.nextWaiter += 1
             let waiterID = state.nextWaiter
-            var kept: Waiter?
+            let waiter = Waiter(request: request, reply: reply, plain: hold.plain, origin: self, id: id, key: waiterID)
             // It may have changed since the lookup.
-            let answer = state.streams[id]?.answerOrKeep(request, key: waiterID) {
-                let waiter = Waiter(request: request, reply: reply, plain: hold.plain, origin: self,
-                                    deadline: deadline, id: id, key: waiterID)
-                kept = waiter
-                return waiter
-            }
-            switch answer {
-            case nil: return (nil, .error(404, "no such stream"))
+            let (look, next) = stream.answerOrKeep(request, key: waiterID, waiter: waiter, deadline: now + hold.limit)
+            switch look {
             case .reply(let answer): return (nil, answer)
             case .wait: break
             }
-            armSweep(&state, at: deadline)
-            return (kept, nil)
+            if let next { armSweep(&state, at: next, now: now) }
+            return (waiter, nil)
         }
         if waiter == nil {
             let answer = immediate ?? .error(404, "no such stream")
@@ -562,14 +531,14 @@ public final class HLSOrigin: Sendable {
                         waiting.waiter = waiter
                         return waiting.cancelled
                     }
-                    if cancelled, let waiter, waiter.cancel() { waiter.endHold(counted: false) }
+                    if cancelled, let waiter, waiter.cancel() { waiter.endHold() }
                 }
             } onCancel: {
                 let waiter = waiting.withLock { waiting -> Waiter? in
                     waiting.cancelled = true
                     return waiting.waiter
                 }
-                if let waiter, waiter.cancel() { waiter.endHold(counted: false) }
+                if let waiter, waiter.cancel() { waiter.endHold() }
             }
         }
     }
@@ -626,7 +595,8 @@ public final class HLSOrigin: Sendable {
                       found.directory == directory else { return .reply(.error(404, "no such stream")) }
                 id = found
             }
-            switch state.streams[id]?.look(request) {
+            let stream = state.streams[id]
+            switch stream?.look(request) {
             case nil:
                 return .reply(.error(404, "no such stream"))
             case .reply(let reply):
@@ -660,73 +630,61 @@ public final class HLSOrigin: Sendable {
         init(_ reply: HLSReply) { self.reply = reply }
     }
 
-    /// The answer to a request whose hold ended without what it waited for; `counted` adds it to the timed-out
-    /// requests.
-    private func afterHold(_ request: Request, for id: HLSStreamID, counted: Bool) -> HLSReply {
+    /// The answer to a held request whose hold is cut short (its task was cancelled): not counted as timed out.
+    private func afterHold(_ request: Request, for id: HLSStreamID) -> HLSReply {
         state.withLock { state -> HLSReply in
-            if counted { state.statistics.timedOutRequests += 1 }
-            guard let hasPlaylist = state.streams[id]?.hasPlaylist else { return .error(404, "no such stream") }
-            if case .playlist = request, !hasPlaylist {
-                return .error(404, "the stream has no playlist yet")
-            }
-            return .error(503, "not available within the hold time; ask again")
+            guard let stream = state.streams[id] else { return .error(404, "no such stream") }
+            return stream.reply(Table.ended(request, hasPlaylist: stream.hasPlaylist))
         }
     }
 
-    /// How late after its deadline a hold may end (the timer's leeway), and the least wait between two sweeps.
+    /// The least wait between two sweeps (holds that end within it of each other end in one sweep).
     static let sweepLeeway = Duration.milliseconds(10)
 
     /// Arms the expiry sweep for `instant`, unless it is armed for earlier; under the lock. One timer for all the
     /// held requests (a timer per request costs the server more than the requests themselves), armed for the earliest
-    /// end of a hold rather than firing every 200 ms: held requests are answered within a part, so the sweep wakes
-    /// about once per hold time, not five times a second (each a wake of two dispatch threads: ~2 % of an LL-HLS
-    /// server's CPU with 400 held requests).
-    private func armSweep(_ state: inout State, at instant: ContinuousClock.Instant) {
+    /// end of a hold rather than firing at a fixed rate: held requests are answered within a part, so the sweep wakes
+    /// about once per hold time.
+    private func armSweep(_ state: inout State, at instant: Duration, now: Duration) {
         if let armed = state.sweepAt, armed <= instant { return }
         state.sweepAt = instant
-        let timer: any DispatchSourceTimer
-        if let armed = state.sweepTimer {
-            timer = armed
-        } else {
-            timer = DispatchSource.makeTimerSource(queue: .global())
-            // The handler holds the origin until the timer is cancelled (when no request is held): holds end on time
-            // even if the server let go of it.
-            timer.setEventHandler { self.sweep() }
-            timer.resume()
-            state.sweepTimer = timer
-        }
-        let delay = max(0, Self.nanoseconds(ContinuousClock.now.duration(to: instant)))
-        timer.schedule(deadline: .now() + .nanoseconds(delay), leeway: .nanoseconds(Self.nanoseconds(Self.sweepLeeway)))
-    }
-
-    /// A duration in whole nanoseconds, for Dispatch (durations here are seconds at most).
-    private static func nanoseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-    }
-
-    /// Ends the holds past their deadline, and arms the sweep for the next (or stops it when none is held).
-    private func sweep() {
-        let now = ContinuousClock.now
-        let expired = state.withLock { state -> [Waiter] in
+        state.sweep?.cancel()
+        guard case .loop(let given) = clock else { return }
+        let loop: EventLoop
+        do {
+            loop = try given ?? EventLoop.sharedClient()
+        } catch {
+            // No thread for the shared loop: holds still end with their stream's parts, not on time.
             state.sweepAt = nil
-            var expired: [Waiter] = []
-            var next: ContinuousClock.Instant?
-            for stream in state.streams.values where !stream.waiters.isEmpty {
-                expired += stream.removeExpired(now)
-                if !stream.waiters.isEmpty, let earliest = stream.earliestDeadline {
-                    next = min(next ?? earliest, earliest)
-                }
+            return
+        }
+        // The timer holds the origin until it runs or is cancelled (when no request is held): holds end on time
+        // even if the server let go of it.
+        state.sweep = loop.schedule(after: max(.zero, instant - now)) { self.sweep() }
+    }
+
+    /// Ends the holds past their deadline (the sweep's timer, or a test's manual clock), and arms the sweep for the
+    /// next (or stops it when none is held).
+    func endExpiredHolds() {
+        sweep()
+    }
+
+    private func sweep() {
+        let now = now()
+        let expired = state.withLock { state -> [Released] in
+            state.sweepAt = nil
+            state.sweep = nil
+            var expired: [Released] = []
+            var next: Duration?
+            for stream in state.streams.values where !stream.holds.isEmpty {
+                expired += stream.expire(now)
+                if let earliest = stream.holds.nextDeadline { next = min(next ?? earliest, earliest) }
             }
-            if let next {
-                armSweep(&state, at: max(next, now + Self.sweepLeeway))
-            } else {
-                state.sweepTimer?.cancel()
-                state.sweepTimer = nil
-            }
+            state.statistics.timedOutRequests += expired.reduce(0) { $0 + $1.waiters.count }
+            if let next { armSweep(&state, at: max(next, now + Self.sweepLeeway), now: now) }
             return expired
         }
-        for waiter in expired { waiter.endHold() }
+        resume(expired)
     }
 
     private func resume(_ released: [Released]) {
@@ -742,7 +700,7 @@ public final class HLSOrigin: Sendable {
         guard state.endedStreams > 0 else { return }
         let now = ContinuousClock.now
         for (id, stream) in state.streams {
-            if let ended = stream.endedAt, now - ended > configuration.endedRetention, stream.waiters.isEmpty {
+            if let ended = stream.endedAt, now - ended > configuration.endedRetention, stream.holds.isEmpty {
                 state.streams[id] = nil
                 state.epochs[stream.packager.epoch] = nil
                 state.endedStreams -= 1

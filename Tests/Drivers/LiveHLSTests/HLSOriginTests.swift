@@ -11,9 +11,10 @@ import TestSupport
     static let id = HLSStreamID(app: "live", tag: tag)!
 
     /// An origin with a publish that has run `milliseconds` of the synthetic stream.
-    static func origin(milliseconds: Int, configuration: HLSOrigin.Configuration = HLSOrigin.Configuration())
-        -> (HLSOrigin, SyntheticStream, [FLVTag]) {
-        let origin = HLSOrigin(configuration: configuration)
+    static func origin(milliseconds: Int, configuration: HLSOrigin.Configuration = HLSOrigin.Configuration(),
+                       clock: ManualClock? = nil) -> (HLSOrigin, SyntheticStream, [FLVTag]) {
+        let origin = clock.map { HLSOrigin(configuration: configuration, clock: $0.holdClock) }
+            ?? HLSOrigin(configuration: configuration)
         let stream = SyntheticStream()
         origin.publishStarted(id)
         for tag in stream.headers { origin.append(tag, to: id) }
@@ -24,6 +25,30 @@ import TestSupport
     }
 
     static func text(_ reply: HLSReply) -> String { String(decoding: reply.body, as: UTF8.self) }
+
+    /// The holds' time, moved by hand; the origin runs no timer, and ``advance(by:ending:)`` is its sweep.
+    final class ManualClock: Sendable {
+        private let now = Locked(Duration.zero)
+
+        var holdClock: HLSOrigin.HoldClock { .manual(now: { [now] in now.withLock { $0 } }) }
+
+        /// Moves the time on and ends the holds of `origin` that are up.
+        func advance(by duration: Duration, ending origin: HLSOrigin) {
+            now.withLock { $0 += duration }
+            origin.endExpiredHolds()
+        }
+    }
+
+    /// Replies by name, as callbacks get them.
+    final class Replies: Sendable {
+        private let replies = Locked<[String: HLSReply]>([:])
+
+        func record(_ key: String) -> @Sendable (HLSReply) -> Void {
+            { [replies] reply in replies.withLock { $0[key] = reply } }
+        }
+
+        subscript(key: String) -> HLSReply? { replies.withLock { $0[key] } }
+    }
 
     @Test func streamIDsAreAppsAndKeyTagsOnly() {
         #expect(HLSStreamID(app: "live", tag: Self.tag)?.path == "/hls/live/\(Self.tag)/")
@@ -71,19 +96,21 @@ import TestSupport
         let query = "_HLS_msn=\(numbers[0])&_HLS_part=\(numbers[1] + 1)"
         let nextPartName = "part-\(name.split(separator: "-")[1])-\(numbers[0]).\(numbers[1] + 1).m4s"
 
-        async let blocked = origin.playlist(Self.id, query: query)
-        async let hinted = origin.resource(Self.id, name: nextPartName)
-        // Both are held until the frames of the next part arrive.
-        while origin.statistics.heldRequests < 2 { try await Task.sleep(for: .milliseconds(5)) }
-        var fed = ContinuousClock.now
+        let replies = Replies()
+        _ = origin.playlist(Self.id, query: query, reply: replies.record("playlist"))
+        guard case .hold(let held) = origin.resourceLookup(directory: Self.id.directory, name: nextPartName) else {
+            Issue.record("the hinted part was not held")
+            return
+        }
+        _ = origin.hold(held, reply: replies.record("part"))
+        // Both are held until the frames of the next part arrive, and answered by the append that completes it.
+        #expect(origin.statistics.heldRequests == 2)
         for tag in rest {
-            fed = .now
             origin.append(tag, to: Self.id)
             if origin.statistics.heldRequests == 0 { break }
         }
-        let (playlist, part) = await (blocked, hinted)
-        let answered = ContinuousClock.now
-        #expect(answered - fed < .milliseconds(50))
+        let playlist = try #require(replies["playlist"])
+        let part = try #require(replies["part"])
         #expect(playlist.status == 200)
         #expect(playlist.headers["Cache-Control"] == "public, max-age=12")
         #expect(Self.text(playlist).contains(nextPartName))
@@ -92,55 +119,60 @@ import TestSupport
         #expect(origin.statistics.releasedRequests == 2)
     }
 
-    @Test func heldRequestsEndWithTheStreamOrTheHoldTime() async throws {
+    @Test func heldRequestsEndWithTheStreamOrTheHoldTime() throws {
         let configuration = HLSOrigin.Configuration(initialHold: .milliseconds(200), maximumHold: .milliseconds(300))
-        let (origin, _, _) = Self.origin(milliseconds: 5000, configuration: configuration)
-        // Two segments ahead of the last: allowed, and held until the hold time runs out.
-        let started = ContinuousClock.now
-        let late = await origin.playlist(Self.id, query: "_HLS_msn=4")
-        #expect(late.status == 503)
-        #expect(ContinuousClock.now - started >= .milliseconds(300))
+        let clock = ManualClock()
+        let (origin, _, _) = Self.origin(milliseconds: 5000, configuration: configuration, clock: clock)
+        let replies = Replies()
+        // Two segments ahead of the last: allowed, and held until the hold time runs out, not a moment before.
+        _ = origin.playlist(Self.id, query: "_HLS_msn=4", reply: replies.record("late"))
+        clock.advance(by: .milliseconds(299), ending: origin)
+        #expect(replies["late"] == nil)
+        #expect(origin.statistics.heldRequests == 1)
+        clock.advance(by: .milliseconds(1), ending: origin)
+        #expect(replies["late"]?.status == 503)
         #expect(origin.statistics.timedOutRequests == 1)
+        #expect(origin.statistics.heldRequests == 0)
 
-        async let held = origin.playlist(Self.id, query: "_HLS_msn=4")
-        while origin.statistics.heldRequests < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        _ = origin.playlist(Self.id, query: "_HLS_msn=4", reply: replies.record("held"))
+        #expect(origin.statistics.heldRequests == 1)
         origin.publishStopped(Self.id)
-        let ended = await held
+        let ended = try #require(replies["held"])
         #expect(ended.status == 200)
         #expect(Self.text(ended).hasSuffix("#EXT-X-ENDLIST\n"))
 
         // A stream that has not made its first segment yet: the plain playlist is waited for, then 404.
-        let fresh = HLSOrigin(configuration: configuration)
+        let fresh = HLSOrigin(configuration: configuration, clock: clock.holdClock)
         fresh.publishStarted(Self.id)
-        #expect(await fresh.playlist(Self.id, query: nil).status == 404)
+        _ = fresh.playlist(Self.id, query: nil, reply: replies.record("fresh"))
+        clock.advance(by: .milliseconds(199), ending: fresh)
+        #expect(replies["fresh"] == nil)
+        clock.advance(by: .milliseconds(1), ending: fresh)
+        #expect(replies["fresh"]?.status == 404)
     }
 
     /// One timer ends every hold, armed for the earliest: a hold that ends sooner than those already held (a stream
     /// before its first segment has the shorter initial hold) re-arms it, and each ends at its own time.
-    @Test func eachHoldEndsAtItsOwnTimeWhicheverWasHeldFirst() async throws {
+    @Test func eachHoldEndsAtItsOwnTimeWhicheverWasHeldFirst() throws {
         let configuration = HLSOrigin.Configuration(initialHold: .milliseconds(300), maximumHold: .seconds(2))
-        let (origin, _, _) = Self.origin(milliseconds: 5000, configuration: configuration)
+        let clock = ManualClock()
+        let (origin, _, _) = Self.origin(milliseconds: 5000, configuration: configuration, clock: clock)
         let fresh = HLSStreamID(app: "live", tag: "0badcafe0badcafe0badcafe0badcafe")!
         origin.publishStarted(fresh)
-        let ended = Locked<[String: (status: Int, after: Duration)]>([:])
-        let started = ContinuousClock.now
-        func record(_ key: String) -> @Sendable (HLSReply) -> Void {
-            { reply in ended.withLock { $0[key] = (reply.status, ContinuousClock.now - started) } }
-        }
+        let replies = Replies()
         // Two segments ahead: held for the maximum hold (2 s); then the fresh stream's playlist, held 300 ms.
-        _ = origin.playlist(Self.id, query: "_HLS_msn=4", reply: record("late"))
-        _ = origin.playlist(fresh, query: nil, reply: record("fresh"))
+        _ = origin.playlist(Self.id, query: "_HLS_msn=4", reply: replies.record("late"))
+        _ = origin.playlist(fresh, query: nil, reply: replies.record("fresh"))
         #expect(origin.statistics.heldRequests == 2)
-        while ended.withLock({ $0.count }) < 2 && ContinuousClock.now - started < .seconds(6) {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let fresh404 = try #require(ended.withLock { $0["fresh"] })
-        let late503 = try #require(ended.withLock { $0["late"] })
-        #expect(fresh404.status == 404)
-        #expect(fresh404.after >= .milliseconds(300) && fresh404.after < .milliseconds(1500))
-        #expect(late503.status == 503)
-        #expect(late503.after >= .seconds(2))
+        clock.advance(by: .milliseconds(300), ending: origin)
+        #expect(replies["fresh"]?.status == 404)
+        #expect(replies["late"] == nil)
+        clock.advance(by: .milliseconds(1699), ending: origin)
+        #expect(replies["late"] == nil)
+        clock.advance(by: .milliseconds(1), ending: origin)
+        #expect(replies["late"]?.status == 503)
         #expect(origin.statistics.heldRequests == 0)
+        #expect(origin.statistics.timedOutRequests == 2)
     }
 
     @Test func aCancelledRequestLeavesNoWaiterBehind() async throws {
