@@ -18,6 +18,9 @@ public struct HLSStatistics: Sendable, Hashable {
     /// Gaps in the video (frames the publisher dropped) after a part closed, filled by starting the next frame
     /// where that part ended.
     public var filledHoles = 0
+    /// Stalls in the video longer than a part can hold: the segment ends at the last frame before, and the next
+    /// one starts with the frame after (a gap in the timeline between them).
+    public var stalls = 0
 
     /// Creates zeroed counters.
     public init() {}

@@ -8,9 +8,11 @@ import MP4
 ///   ``HLSConfiguration/minimumSegmentMilliseconds``. The first segment fixes EXT-X-TARGETDURATION (its duration
 ///   plus a quarter second, rounded); should a later keyframe interval outgrow it, the segment is cut at a part
 ///   boundary without a keyframe (counted in ``HLSStatistics/forcedSegmentCuts``) so every EXTINF stays within it.
-/// - Parts are cut on the lead track (video, or audio in an audio-only stream) as soon as one more frame would
-///   take them past PART-TARGET, that is when their last frame arrives: a frame's duration is estimated from the
-///   one before, the next part's `tfdt` carries the exact time. A part starting on a keyframe is INDEPENDENT=YES.
+/// - Parts are cut on the lead track (video, or audio in an audio-only stream) by the media's timestamps: a video
+///   part is complete when the first frame that would take it past PART-TARGET arrives, and ends at that frame's
+///   decode time, where the next part starts. Parts tile the timeline, so a segment's EXTINF is the sum of its
+///   parts, and the preload hint is always the part that comes next. A part starting on a keyframe is
+///   INDEPENDENT=YES.
 /// - Nothing is written before the first keyframe (earlier frames are counted and dropped) and the timeline starts
 ///   at 0 there. ``beginDiscontinuity()`` ends the segment; the next source's first keyframe starts a new one after
 ///   EXT-X-DISCONTINUITY, on the same continuing timeline, with a new EXT-X-MAP when the configuration differs.
@@ -57,10 +59,6 @@ public struct LLHLSPackager: Sendable {
         var partIndependent = false
         /// The estimated end of the last lead sample (90 kHz).
         var leadEnd: Int64
-        /// Frames since the last keyframe, and in the whole previous group of pictures (to predict the next
-        /// keyframe for the preload hint).
-        var framesSinceKeyframe = 0
-        var previousGroupFrames = 0
         /// The last video frame's decode time, and the frame interval seen last without a gap: a frame's duration
         /// is estimated from it (the demuxer's estimate after frames the publisher dropped spans the gap).
         var lastVideoTime: Int64?
@@ -191,7 +189,9 @@ public struct LLHLSPackager: Sendable {
         case .starting:
             break
         case .cutting(var cutting):
-            // The audio that outlasts the last frame (an encoder's flush) goes into the last part.
+            // The audio that outlasts the last frame (an encoder's flush) goes into a last part of its own, so
+            // that no part outgrows PART-TARGET.
+            closePart(&cutting, events: &events)
             closePart(&cutting, flushingAudio: true, events: &events)
             closeSegment(end: cutting.leadEnd, events: &events)
         case .ended:
@@ -303,7 +303,7 @@ public struct LLHLSPackager: Sendable {
         // How long this frame lasts in the output: its estimated duration, plus a hole it fills (below).
         var span = duration
         // The open part's last frame lasts until this one, as far as PART-TARGET allows: its duration was an
-        // estimate, and a frame the publisher dropped must not leave the part short.
+        // estimate until now, and a frame the publisher dropped must not leave the part short.
         if let start = cutting.partStart, let last = cutting.pendingVideo.indices.last {
             let end = min(time, start + partTargetTicks)
             let lastTime = cutting.pendingVideo[last].decodeTime
@@ -312,28 +312,30 @@ public struct LLHLSPackager: Sendable {
                 cutting.leadEnd = end
             }
         }
-        // A frame that starts a part after a hole (frames the publisher dropped after the last part closed) starts
-        // where that part ended, shown as long as it would have been: parts and segments tile the timeline, so
-        // their durations add up to EXTINF and to the program date-times. (Its presentation time is kept.)
-        func fillHole() {
+        // A frame that starts a part starts exactly where the part before ended, so that parts tile the timeline
+        // and add up to EXTINF and to the program date-times: after a hole (frames the publisher dropped) it is
+        // shown as much longer, before the estimated end of an audio-only part as much shorter. Its presentation
+        // time is kept. A stall longer than a part can hold with the frame is not filled: the segment ends there.
+        func startsWhereThePartBeforeEnded() -> Bool {
             let hole = time - cutting.leadEnd
-            // Half a frame or less is the jitter of millisecond timestamps, not a dropped frame: kept exact.
-            // A longer stall than a part can hold with the frame leaves a hole.
-            guard cutting.partStart == nil, hole > duration / 2, hole + duration <= partTargetTicks else { return }
+            guard hole != 0 else { return true }
+            guard hole > -duration, hole + duration <= partTargetTicks else { return false }
             sample.decodeTime = cutting.leadEnd
             sample.sample.compositionOffset = Int32(clamping: Int64(sample.sample.compositionOffset) + hole)
             span = duration + hole
             sample.sample.duration = UInt32(clamping: span)
             time = cutting.leadEnd
-            statistics.filledHoles += 1
+            if hole > 0 { statistics.filledHoles += 1 }
+            return true
         }
         if sample.sample.isSync {
             let segmentStart = openSegment?.startTicks ?? time
             let due = time - segmentStart >= Int64(configuration.minimumSegmentMilliseconds) * 90
             if due || cutting.configurationChanged {
                 closePart(&cutting, events: &events)
-                fillHole()
-                closeSegment(end: time, events: &events)
+                let end = cutting.leadEnd
+                if !startsWhereThePartBeforeEnded() { statistics.stalls += 1 }
+                closeSegment(end: end, events: &events)
                 let changed = cutting.configurationChanged
                 if changed {
                     cutting.video = demuxer.videoTrack
@@ -342,25 +344,25 @@ public struct LLHLSPackager: Sendable {
                 }
                 openNewSegment(at: time, cutting: cutting, discontinuity: changed)
             }
-            cutting.previousGroupFrames = cutting.framesSinceKeyframe
-            cutting.framesSinceKeyframe = 0
         }
-        cutting.framesSinceKeyframe += 1
-        // The last frame's estimate was short: the part is full before this frame.
+        // A part is complete when the first frame that does not fit in it arrives: its end is that frame's time,
+        // known exactly (the media's timestamps cut parts, not when frames arrive).
         if let start = cutting.partStart, time + duration - start > partTargetTicks {
             closePart(&cutting, events: &events)
         }
         if cutting.partStart == nil {
-            fillHole()
+            if !startsWhereThePartBeforeEnded(), let open = openSegment, !open.parts.isEmpty {
+                // The stall leaves a gap in the timeline: between segments, so that each EXTINF is still the sum
+                // of its parts.
+                statistics.stalls += 1
+                closeSegment(end: cutting.leadEnd, events: &events)
+                openNewSegment(at: time, cutting: cutting, discontinuity: false)
+            }
             cutting.partStart = time
             cutting.partIndependent = sample.sample.isSync
         }
         cutting.pendingVideo.append(sample)
         cutting.leadEnd = time + span
-        // One more frame would not fit: the part is complete now, with its last frame.
-        if let start = cutting.partStart, cutting.leadEnd + duration - start > partTargetTicks {
-            closePart(&cutting, events: &events)
-        }
     }
 
     private mutating func addAudio(_ timed: TimedSample, to cutting: inout Cutting, events: inout [HLSEvent]) {
@@ -398,7 +400,16 @@ public struct LLHLSPackager: Sendable {
             }
         case .video:
             cutting.pendingAudio.append(sample)
-            // Video stalled while audio goes on: audio-only parts keep the stream moving and memory bounded.
+            // Video stalled while audio goes on (a part's worth past the open part's end): the open part ends at
+            // PART-TARGET, and audio-only parts keep the stream moving and memory bounded.
+            if let start = cutting.partStart, let last = cutting.pendingVideo.indices.last,
+               end - start > 2 * partTargetTicks {
+                let lastTime = cutting.pendingVideo[last].decodeTime
+                let end = start + partTargetTicks
+                cutting.pendingVideo[last].sample.duration = UInt32(clamping: max(end - lastTime, 1))
+                cutting.leadEnd = max(start + partTargetTicks, lastTime + 1)
+                closePart(&cutting, events: &events)
+            }
             if cutting.pendingVideo.isEmpty, let first = cutting.pendingAudio.first {
                 let start = first.decodeTime * 90_000 / rate
                 if end + frameTicks - start > partTargetTicks {
@@ -419,7 +430,8 @@ public struct LLHLSPackager: Sendable {
            let last = cutting.pendingAudio.last {
             // The flushed audio may outlast the lead track, or be all that is left.
             if cutting.partStart == nil {
-                cutting.partStart = first.decodeTime * 90_000 / rate
+                // Where the part before ended, so that parts tile the timeline.
+                cutting.partStart = min(first.decodeTime * 90_000 / rate, cutting.leadEnd)
                 cutting.partIndependent = cutting.lead == .audio
             }
             cutting.leadEnd = max(cutting.leadEnd, (last.decodeTime + Int64(last.sample.duration)) * 90_000 / rate)
@@ -523,8 +535,10 @@ public struct LLHLSPackager: Sendable {
         ).text
     }
 
-    /// The part the playlist hints at: the open segment's next part, or the next segment's first when the segment
-    /// is due and the next frame should be a keyframe (the last group of pictures had this many frames).
+    /// The part the playlist hints at: the part that comes next, never one that will not exist. With a video lead
+    /// the frame that completed the last part is already in hand, in the part it starts (the next segment's first
+    /// when it was a keyframe that closed the segment), so the hint is that part. An audio lead cuts by time alone:
+    /// the next segment's first part once the segment is due.
     public var preloadHint: ResourceName? {
         switch phase {
         case .ended:
@@ -534,10 +548,8 @@ public struct LLHLSPackager: Sendable {
             return segments.isEmpty ? nil : .part(epoch: epoch, msn: nextMSN, index: 0)
         case .cutting(let cutting):
             guard let open = openSegment else { return nil }
-            if cutting.lead == .video, cutting.partStart == nil, cutting.previousGroupFrames > 0,
-               cutting.framesSinceKeyframe >= cutting.previousGroupFrames,
-               cutting.leadEnd - open.startTicks >= Int64(configuration.minimumSegmentMilliseconds) * 90,
-               !open.parts.isEmpty {
+            if cutting.lead == .audio, cutting.partStart == nil, !open.parts.isEmpty,
+               cutting.leadEnd - open.startTicks >= Int64(configuration.minimumSegmentMilliseconds) * 90 {
                 return .part(epoch: epoch, msn: open.msn + 1, index: 0)
             }
             return .part(epoch: epoch, msn: open.msn, index: open.parts.count)

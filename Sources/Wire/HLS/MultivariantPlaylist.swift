@@ -57,6 +57,10 @@ extension LLHLSPackager {
         var bits = 0.0
         var seconds = 0.0
         var frames = 0
+        // RFC 8216bis §4.4.6.2: FRAME-RATE is the maximum. The average over the window is lower as soon as the
+        // encoder dropped a frame (a segment now spans its holes), so each whole second-or-longer segment's own
+        // rate counts, and the average only when no segment is that long.
+        var fastest = 0.0
         for segment in segments {
             guard let ticks = segment.durationTicks, ticks > 0 else { continue }
             let segmentBits = Double(segment.byteCount) * 8
@@ -65,6 +69,7 @@ extension LLHLSPackager {
             bits += segmentBits
             seconds += segmentSeconds
             frames += segment.videoFrames
+            if ticks >= 90_000 { fastest = max(fastest, Double(segment.videoFrames) / segmentSeconds) }
         }
         guard seconds > 0, let last = segments.last, let tracks = initTracks(last.initIndex) else { return nil }
         var codecs: [String] = []
@@ -73,6 +78,7 @@ extension LLHLSPackager {
         return VariantDescription(peakBitsPerSecond: Int(peak.rounded(.up)),
                                   averageBitsPerSecond: Int((bits / seconds).rounded()), codecs: codecs,
                                   width: tracks.video?.width, height: tracks.video?.height,
-                                  framesPerSecond: tracks.video == nil ? nil : Double(frames) / seconds)
+                                  framesPerSecond: tracks.video == nil ? nil
+                                      : fastest > 0 ? fastest : Double(frames) / seconds)
     }
 }

@@ -25,7 +25,8 @@ import TestSupport
         let tags = stream.media(milliseconds: 2000)
         let events = packager.append(tags, wallClock: Self.wallClock)
         #expect(packager.playlist == nil, "no segment is complete before the second keyframe")
-        #expect(events.filter { if case .partAdded = $0 { true } else { false } }.count == 6)
+        // A part is complete when the frame after it arrives: the sixth one with the keyframe at 2 s.
+        #expect(events.filter { if case .partAdded = $0 { true } else { false } }.count == 5)
         packager.append([stream.videoFrame(60)], wallClock: Self.wallClock)
         #expect(packager.targetDuration == 2)
         #expect(packager.playlist == """
@@ -37,12 +38,12 @@ import TestSupport
             #EXT-X-MEDIA-SEQUENCE:0
             #EXT-X-MAP:URI="init-e1-0.mp4"
             #EXT-X-PROGRAM-DATE-TIME:2027-01-15T08:00:00.000Z
-            #EXT-X-PART:DURATION=0.33338,URI="part-e1-0.0.m4s",INDEPENDENT=YES
-            #EXT-X-PART:DURATION=0.33326,URI="part-e1-0.1.m4s"
-            #EXT-X-PART:DURATION=0.33338,URI="part-e1-0.2.m4s"
-            #EXT-X-PART:DURATION=0.33338,URI="part-e1-0.3.m4s"
-            #EXT-X-PART:DURATION=0.33326,URI="part-e1-0.4.m4s"
-            #EXT-X-PART:DURATION=0.33338,URI="part-e1-0.5.m4s"
+            #EXT-X-PART:DURATION=0.33300,URI="part-e1-0.0.m4s",INDEPENDENT=YES
+            #EXT-X-PART:DURATION=0.33400,URI="part-e1-0.1.m4s"
+            #EXT-X-PART:DURATION=0.33300,URI="part-e1-0.2.m4s"
+            #EXT-X-PART:DURATION=0.33300,URI="part-e1-0.3.m4s"
+            #EXT-X-PART:DURATION=0.33400,URI="part-e1-0.4.m4s"
+            #EXT-X-PART:DURATION=0.33300,URI="part-e1-0.5.m4s"
             #EXTINF:2.00000,
             seg-e1-0.m4s
             #EXT-X-PRELOAD-HINT:TYPE=PART,URI="part-e1-1.0.m4s"
@@ -121,10 +122,10 @@ import TestSupport
         }
         #expect(bytes == packager.segments[0].parts.flatMap(\.bytes))
         #expect(packager.resource(.segment(epoch: "other", msn: 8)) == .notFound)
-        // Parts are listed only for the last three target durations (§6.2.2): segments 12 and 13 (24 to 28 s) and
-        // the open one.
+        // Parts are listed only for the last three target durations (§6.2.2): the open segment's complete parts
+        // end at 29.67 s (the last waits for the next frame), so from 23.67 s: segments 11 to 13 and the open one.
         let listedParts = packager.playlist?.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-PART:") } ?? []
-        #expect(listedParts.first?.contains("part-e1-12.0.m4s") == true)
+        #expect(listedParts.first?.contains("part-e1-11.0.m4s") == true)
     }
 
     @Test func aWindowOverItsByteLimitDropsSegmentsEarly() {
@@ -183,12 +184,15 @@ import TestSupport
         var packager = Self.packaged(seconds: 5)
         let hint = try #require(packager.preloadHint)
         #expect(packager.resource(hint) == .pending)
+        // The encoder's flush: two AAC frames after the last video frame (4966.7 ms, lasting to 5000 ms).
+        let stream = SyntheticStream()
+        packager.append([stream.audioFrame(235), stream.audioFrame(236)], wallClock: Self.wallClock)
         let events = packager.finish()
         #expect(events.last == .ended)
         let playlist = try #require(packager.playlist)
         #expect(playlist.hasSuffix("#EXT-X-ENDLIST\n"))
         #expect(!playlist.contains("PRELOAD-HINT"))
-        // The audio past the last video frame (two AAC frames) became the last part; nothing follows it.
+        // The audio past the last video frame (two AAC frames) became a last part of its own; nothing follows.
         let last = try #require(packager.segments.last)
         #expect(try Self.runs(try #require(last.parts.last).bytes).map(\.track) == [2])
         #expect(packager.resource(.part(epoch: "e1", msn: last.msn, index: last.parts.count)) == .notFound)
@@ -196,8 +200,10 @@ import TestSupport
         #expect(BlockingReload.decide(BlockingReload.Directives(msn: 40, part: 0),
                                       position: packager.position) == .ready)
         #expect(packager.append(SyntheticStream().videoFrame(999), wallClock: 0).isEmpty)
-        // The last segment runs from 4 s to the end of the last audio frame (235 × 1024 samples: 5013.3 ms).
-        #expect(last.durationTicks == Int64(91_200))
+        // The last segment runs from 4 s to the end of the last audio frame (237 × 1024 samples: 5056 ms), the
+        // sum of its parts.
+        #expect(last.durationTicks == Int64(95_040))
+        #expect(last.durationTicks == last.parts.reduce(0) { $0 + $1.durationTicks })
     }
 
     @Test func aGroupOfPicturesLongerThanTheTargetIsCutAtAPartBoundary() {
@@ -236,11 +242,87 @@ import TestSupport
         #expect(packager.resource(.part(epoch: "e1", msn: open.msn + 1, index: 0)) == .pending)
         #expect(packager.resource(.part(epoch: "e1", msn: open.msn, index: open.parts.count + 1)) == .notFound)
         #expect(packager.resource(.part(epoch: "e1", msn: open.msn + 2, index: 0)) == .notFound)
-        // Near the end of a group of pictures, the hint moves to the next segment's first part.
+        // At the end of a group of pictures the last part's frames are in hand: it is the hint until the keyframe
+        // completes it, and the hint then is the next segment's first part, which the keyframe starts.
         packager.append(Array(SyntheticStream().media(milliseconds: 4000).drop { $0.timestamp < 3000 }))
+        #expect(packager.preloadHint == .part(epoch: "e1", msn: open.msn, index: 5))
+        packager.append([SyntheticStream().videoFrame(120)], wallClock: Self.wallClock)
         #expect(packager.preloadHint == .part(epoch: "e1", msn: open.msn + 1, index: 0))
-        // A part hinted in a segment that ended without it will not come.
-        #expect(packager.resource(.part(epoch: "e1", msn: open.msn, index: 9)) == .notFound)
+        #expect(packager.segments.last?.parts.count == 6)
+        // A part of a segment that ended without it will not come.
+        #expect(packager.resource(.part(epoch: "e1", msn: open.msn, index: 6)) == .notFound)
+    }
+
+    /// A publisher under load: video stamped by when frames were captured (with `jitter`, intervals of 21 to 45 ms
+    /// around 33 ms), frames it dropped missing, keyframes forced every 2 s of media time.
+    static func loadedPublisher(seconds: Int, dropping: Set<Int> = [], jitter: Bool = true) -> [FLVTag] {
+        var stream = SyntheticStream()
+        stream.groupFrames = Int.max
+        let jitter = jitter ? [0, 12, -9, 5, -12, 8, 3, -7, 11, -4] : [0]
+        var tags: [FLVTag] = []
+        var audio = 0
+        var lastKeyframe = -2000
+        for index in 0..<(seconds * 30) where !dropping.contains(index) {
+            let time = index == 0 ? 0 : index * 1000 / 30 + jitter[index % jitter.count]
+            while audio * 1024 * 1000 / 48_000 < time {
+                tags.append(stream.audioFrame(audio))
+                audio += 1
+            }
+            let key = time - lastKeyframe >= 2000 - 20
+            if key { lastKeyframe = time }
+            var frame = stream.videoFrame(index, keyframe: key)
+            frame.timestamp = UInt32(time)
+            tags.append(frame)
+        }
+        return tags
+    }
+
+    /// Issue 34 item 8: parts are cut by the media's timestamps, so they tile their segment (EXTINF is the sum of
+    /// their durations, each part's video starts where the one before ended) and none lasts more than PART-TARGET,
+    /// however irregular the frames' timestamps and whatever frames are missing.
+    @Test func partsTileTheirSegmentsWhateverTheFrameTimes() throws {
+        var packager = LLHLSPackager(epoch: "e1")
+        packager.append(SyntheticStream().headers)
+        packager.append(Self.loadedPublisher(seconds: 12, dropping: [40, 41, 95, 130, 131, 132, 133, 200, 251]))
+        let target = Int64(packager.configuration.partTargetMilliseconds) * 90
+        #expect(packager.segments.count == 5)
+        var videoEnd: UInt64?
+        for segment in packager.segments {
+            let duration = try #require(segment.durationTicks)
+            #expect(segment.parts.reduce(0) { $0 + $1.durationTicks } == duration, "segment \(segment.msn)")
+            for part in segment.parts {
+                #expect(part.durationTicks <= target, "part \(segment.msn).\(part.index): \(part.durationTicks)")
+                let video = try #require(try Self.runs(part.bytes).first { $0.track == 1 })
+                if let videoEnd { #expect(video.decodeTime == videoEnd, "part \(segment.msn).\(part.index)") }
+                videoEnd = video.decodeTime + UInt64(part.durationTicks)
+            }
+        }
+    }
+
+    /// Issue 34 item 13b: the preload hint is always the part that comes next. A segment whose group of pictures
+    /// lost frames (keyframes forced by time) closes after fewer frames than the one before: the hint must not
+    /// name a part it will not have.
+    @Test func theHintIsThePartThatComesNext() {
+        var packager = LLHLSPackager(epoch: "e1")
+        packager.append(SyntheticStream().headers)
+        var hint: ResourceName?
+        var hints = 0
+        // Frames 95-97 and 150-153 never arrive: the groups of pictures from 2 s and 4 s have 57 and 56 frames.
+        for tag in Self.loadedPublisher(seconds: 12, dropping: [95, 96, 97, 150, 151, 152, 153], jitter: false) {
+            let events = packager.append(tag, wallClock: Self.wallClock + Int64(tag.timestamp))
+            let added = events.compactMap { event -> ResourceName? in
+                guard case .partAdded(let msn, let index) = event else { return nil }
+                return .part(epoch: "e1", msn: msn, index: index)
+            }
+            if let expected = hint {
+                // A client holding a request for the hinted part gets that part next, and the hint does not move
+                // before it came.
+                #expect(added.first ?? packager.preloadHint == expected, "at \(tag.timestamp) ms: \(added)")
+                hints += added.isEmpty ? 0 : 1
+            }
+            hint = packager.preloadHint
+        }
+        #expect(hints > 25)
     }
 
     @Test func unreadableTagsAreCountedAndChangeNothing() {

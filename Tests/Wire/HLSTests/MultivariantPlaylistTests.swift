@@ -45,4 +45,19 @@ struct MultivariantPlaylistTests {
         #expect(variant.peakBitsPerSecond >= variant.averageBitsPerSecond && variant.averageBitsPerSecond > 48_000,
                 "\(variant)")
     }
+
+    /// FRAME-RATE is the maximum (RFC 8216bis §4.4.6.2): frames an encoder dropped in one segment, under load, do
+    /// not lower it (a test publish measured 28 against its 30).
+    @Test func droppedFramesInOneSegmentDoNotLowerTheFrameRate() throws {
+        let stream = SyntheticStream()
+        var packager = LLHLSPackager(epoch: "e1", configuration: HLSConfiguration())
+        _ = packager.append(stream.headers)
+        // Ten video frames missing between 2.3 and 2.7 s (none a keyframe: those are every 2 s).
+        let media = stream.media(milliseconds: 10_000).filter { tag in
+            !(tag.type == .video && (2_300..<2_700).contains(tag.timestamp))
+        }
+        _ = packager.append(media, wallClock: LLHLSPackagerTests.wallClock, base: stream.startMilliseconds)
+        let variant = try #require(packager.variant)
+        #expect(variant.framesPerSecond == 30, "\(String(describing: variant.framesPerSecond))")
+    }
 }

@@ -74,7 +74,7 @@ import TestSupport
 
     /// The checker must catch what it is there for: a broken playlist fails it.
     @Test(arguments: [
-        ("DURATION=0.33338,URI=\"part-k7-8.2.m4s\"", "DURATION=0.40000,URI=\"part-k7-8.2.m4s\"",
+        ("DURATION=0.33300,URI=\"part-k7-8.2.m4s\"", "DURATION=0.40000,URI=\"part-k7-8.2.m4s\"",
          "more than PART-TARGET"),
         ("URI=\"part-k7-8.0.m4s\",INDEPENDENT=YES", "URI=\"part-k7-8.0.m4s\"", "does not start with an independent"),
         ("#EXTINF:2.00000,\nseg-k7-8.m4s", "#EXTINF:2.60000,\nseg-k7-8.m4s", "more than the target"),

@@ -97,7 +97,8 @@ def check_playlist(name, text, errors):
                 fail(f"segment {number} does not start with an independent part")
             if is_complete and first_index == 0:
                 total = sum(p.duration for p in parts)
-                if abs(total - segment.duration) > 0.1:
+                # Issue 34 item 8: parts tile their segment; each duration is written to five decimals.
+                if abs(total - segment.duration) > 0.00001 * (len(parts) + 1):
                     fail(f"segment {number}'s parts last {total:.3f} s but its EXTINF says {segment.duration}")
     if len(epochs) > 1:
         fail(f"resources of several epochs: {sorted(epochs)}")
@@ -108,6 +109,7 @@ def check_playlist(name, text, errors):
                 fail(f"program date-times of {earlier.uri} and {later.uri} are {gap:.3f} s apart, "
                      f"its EXTINF says {earlier.duration}")
     # The hint names the next part: after the last listed one, or the next segment's first.
+    hinted = None
     if hints and listed_parts:
         match = re.search(r'URI="([^"]+)"', hints[0])
         hinted = PART_URI.match(match.group(1)) if match else None
@@ -139,6 +141,8 @@ def check_playlist(name, text, errors):
         "ended": ended,
         "segments": {msn + i: (s.uri, s.duration, numbers[msn + i]) for i, s in enumerate(segments) if s.uri},
         "parts": {(p[0], p[1]): (p[2], p[3]) for p in listed_parts},
+        "hint": (int(hinted.group(2)), int(hinted.group(3))) if hints and listed_parts and hinted else None,
+        "complete": {msn + i: len(s.parts or []) for i, s in enumerate(segments) if s.uri and s.parts},
     }
 
 
@@ -172,6 +176,11 @@ def main():
         for key, value in state["parts"].items():
             if parts.setdefault(key, value) != value:
                 errors.append(f"{name}: part {key} changed from {parts[key]} to {value}")
+        # Issue 34 item 13b: a hinted part is the part that comes next, never one its segment closes without.
+        hint = previous and previous.get("hint")
+        if hint and hint[0] in state["complete"] and hint[1] >= state["complete"][hint[0]]:
+            errors.append(f"{name}: part {hint} was hinted but segment {hint[0]} closed with "
+                          f"{state['complete'][hint[0]]} parts")
         previous = state
     print(json.dumps({"playlists": len(names), "segments": len(segments), "parts": len(parts),
                       "ended": bool(previous and previous["ended"]), "errors": errors[:50],
