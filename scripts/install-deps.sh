@@ -10,6 +10,11 @@ packages=(
     ffmpeg xvfb pulseaudio pulseaudio-utils sox
     libsqlite3-dev sqlite3 libsrtp2-dev libopus-dev coturn
     chromium fonts-dejavu-core wrk curl
+    # HLS players in HLSPlayerTests: VLC (cvlc; its adaptive and mp4 demuxers and avcodec are in plugin-base),
+    # GStreamer's gst-launch (tools), souphttpsrc/qtdemux/hlsdemux2 (good), legacy hlsdemux/h264parse (bad),
+    # avdec_h264 (libav).
+    vlc-bin vlc-plugin-base
+    gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav
 )
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -361,7 +361,11 @@ public final class HLSOrigin: Sendable {
                 state.epochs[previous.packager.epoch] = nil
                 if previous.endedAt != nil { state.endedStreams -= 1 }
             }
-            state.streams[id] = Stream(packager: LLHLSPackager(epoch: epoch, configuration: configuration.packaging))
+            // The fragments' sequence numbers go on from the previous publish's: a player that keeps the address
+            // (a show's main picture whose last tile came back) never sees them go back.
+            state.streams[id] = Stream(packager: LLHLSPackager(
+                epoch: epoch, configuration: configuration.packaging,
+                firstFragmentSequence: previous?.packager.nextFragmentSequence ?? 1))
             state.epochs[epoch] = id
             // Anyone still waiting on the previous publish is told it is gone.
             return previous?.removeAll(answer: .notFound("the stream restarted")) ?? []

@@ -97,7 +97,9 @@ public struct LLHLSPackager: Sendable {
     private var phase: Phase = .starting(Starting(resumeAt: 0, afterDiscontinuity: false))
     private var inits: [InitVersion] = []
     private var nextMSN = 0
-    private var nextFragmentSequence: UInt32 = 1
+    /// The `mfhd` sequence number of the next fragment (part): one more for each, over the stream's whole life,
+    /// across discontinuities.
+    public private(set) var nextFragmentSequence: UInt32
     private var origin: ProgramDateTime?
 
     /// The tracks an init segment version describes; nil for a version the packager never made.
@@ -112,13 +114,17 @@ public struct LLHLSPackager: Sendable {
     /// - Parameters:
     ///   - epoch: letters a–z and digits that make this publish's resource names unique (e.g. its start time).
     ///   - configuration: part and segment lengths, window size.
+    ///   - firstFragmentSequence: the first fragment's `mfhd` sequence number: 1, or where the previous packager of
+    ///     the same address stopped, so that a player that keeps the address sees the numbers go on increasing.
     /// - Precondition: `epoch` is 1 to 32 lowercase letters and digits.
-    public init(epoch: String, configuration: HLSConfiguration = HLSConfiguration()) {
+    public init(epoch: String, configuration: HLSConfiguration = HLSConfiguration(),
+                firstFragmentSequence: UInt32 = 1) {
         precondition(!epoch.isEmpty && epoch.utf8.count <= 32
                      && epoch.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) },
                      "an epoch is 1 to 32 lowercase letters and digits")
         self.epoch = epoch
         self.configuration = configuration
+        nextFragmentSequence = max(firstFragmentSequence, 1)
     }
 
     private var partTargetTicks: Int64 { Int64(configuration.partTargetMilliseconds) * 90 }

@@ -246,4 +246,26 @@ import TestSupport
         #expect(epoch(first) != epoch(second))
         #expect(second.contains("#EXT-X-MEDIA-SEQUENCE:0"))
     }
+
+    /// The `mfhd` sequence number of a part's fragment.
+    static func fragmentSequence(_ origin: HLSOrigin, _ name: String) async throws -> UInt64 {
+        let reply = await origin.resource(Self.id, name: name)
+        #expect(reply.status == 200, "\(name)")
+        return try #require(try Box.parse(reply.body).first?.find("mfhd")?.uint(at: 4, width: 4))
+    }
+
+    /// Issue 34 item 9: the fragments' sequence numbers increase over the whole life of an address, across a new
+    /// publish to it (as a show's main picture restarts when its last tile comes back), not only within a publish.
+    @Test func fragmentSequenceNumbersGoOnAcrossPublishesOfOneAddress() async throws {
+        let (origin, stream, _) = Self.origin(milliseconds: 5000)
+        origin.publishStopped(Self.id)
+        let first = try #require(origin.currentPlaylist(Self.id))
+        let lastPart = try #require(first.split(separator: "\"").last { $0.hasPrefix("part-") })
+        let last = try await Self.fragmentSequence(origin, String(lastPart))
+        origin.publishStarted(Self.id)
+        for tag in stream.headers + stream.media(milliseconds: 2100) { origin.append(tag, to: Self.id) }
+        let second = try #require(origin.currentPlaylist(Self.id))
+        let firstPart = try #require(second.split(separator: "\"").first { $0.hasPrefix("part-") })
+        #expect(try await Self.fragmentSequence(origin, String(firstPart)) == last + 1)
+    }
 }
