@@ -8,8 +8,9 @@ import Media
 import StreamCore
 
 /// The "screen" of a broadcast that runs on any machine: Media's moving `ScreenPattern` with a frame counter and the
-/// wall clock as a time code (so a viewer's latency can be read from the picture), plus a strip of changing noise,
-/// in BGRA frames from a small bounded pool (the steady state allocates nothing).
+/// wall clock as a time code (so a viewer's latency can be read from the picture) and as `HH:MM:SS.cc` text (so a
+/// person can), plus a strip of changing noise, in BGRA frames from a small bounded pool (the steady state allocates
+/// nothing).
 ///
 /// The noise strip (the left half of the bottom quarter, in 4×4-pixel blocks of random grey) gives the encoder real
 /// work: the flat pattern alone encodes to ~150 kbps whatever the setting, which would make the bitrate, the send
@@ -49,7 +50,8 @@ public final class TestScreenSource: ScreenSource {
     public func frame(index: Int, pts: Int64) -> VideoFrame? {
         guard var frame = pool.makeFrame(pts: pts) else { return nil }
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-        pattern.render(frameIndex: index, timeCode: ScreenPattern.timeCode(millisecondsSinceEpoch: now), into: &frame)
+        pattern.render(frameIndex: index, timeCode: ScreenPattern.timeCode(millisecondsSinceEpoch: now), clock: now,
+                       into: &frame)
         drawNoise(into: &frame)
         return frame
     }

@@ -1,7 +1,8 @@
 /// A deterministic moving "screen" in BGRA: colour bars over a grey ramp, a box sliding left to right, and the frame
 /// number drawn as 16 black/white blocks (most significant bit first) that survive scaling and encoding. Below it,
 /// optionally, a second row of 16 blocks burns in a time code: the publisher's wall clock in centiseconds, modulo
-/// 2^16 (it wraps every 655.36 s).
+/// 2^16 (it wraps every 655.36 s). For a person, the same wall clock can also be written out as `HH:MM:SS.cc` (UTC)
+/// on a black label under the sliding box (``clockLabel``), clear of the rows of bars tests sample.
 ///
 /// ``readFrameNumber(from:)`` and ``readTimeCode(from:)`` read them back from a frame at any size (BGRA, I420 or
 /// NV12), so a test at the far end of a pipeline can tell which frame it got and, with ``latency(ofTimeCode:at:)``,
@@ -29,6 +30,10 @@ public struct ScreenPattern: Sendable {
     /// The sliding box's colour (orange).
     public static let boxColor = BGRAColor(b: 0, g: 128, r: 255)
 
+    /// Where the readable wall clock goes: left-aligned with the blocks, just under the sliding box, its font cells
+    /// 6 % of the height per 7 cells; nil when the picture is too small for cells of one pixel.
+    public let clockLabel: ClockLabel?
+
     private let barsRow: [UInt32]
     private let rampRow: [UInt32]
 
@@ -44,6 +49,11 @@ public struct ScreenPattern: Sendable {
             let level = UInt8(x * 255 / max(width - 1, 1))
             return BGRAColor(b: level, g: level, r: level).word
         }
+        // The label ends above 0.65 of the height (0.5625 + 10 cells of at most 0.06 / 7): the bars row between the
+        // box and the grey ramp, at 0.656, stays clear for the tests that check the colours there.
+        let scale = min(height * 6 / 700, (width - 2 * blockSize) / ClockLabel.cellsWide)
+        let boxBottom = (height - max(16, height / 8)) / 2 + max(16, height / 8)
+        clockLabel = scale >= 1 ? ClockLabel(x: blockSize, y: boxBottom + scale, scale: scale) : nil
     }
 
     /// Where the box is in frame `index`: it moves 8 pixels per frame and wraps.
@@ -81,8 +91,10 @@ public struct ScreenPattern: Sendable {
     ///   - index: the frame number to burn in.
     ///   - timeCode: the time code to burn in (``timeCode(millisecondsSinceEpoch:)``); nil leaves its row to the
     ///     bars.
+    ///   - clock: milliseconds since the Unix epoch to write as `HH:MM:SS.cc` in ``clockLabel``; nil writes none.
     /// - Precondition: `frame` is BGRA at this pattern's size and uniquely referenced.
-    public func render(frameIndex index: Int, timeCode: Int? = nil, into frame: inout VideoFrame) {
+    public func render(frameIndex index: Int, timeCode: Int? = nil, clock: Int64? = nil,
+                       into frame: inout VideoFrame) {
         precondition(frame.format == .bgra && frame.width == width && frame.height == height,
                      "ScreenPattern renders BGRA \(width)x\(height), not \(frame.layout)")
         let rampTop = height * 3 / 4
@@ -106,6 +118,9 @@ public struct ScreenPattern: Sendable {
             if let timeCode {
                 drawBlocks(timeCode, bits: Self.timeCodeBits, rect: timeCodeRect(bit:), into: planes)
             }
+            if let clock, let clockLabel {
+                clockLabel.draw(millisecondsSinceEpoch: clock, into: planes)
+            }
         }
     }
 
@@ -128,6 +143,13 @@ public struct ScreenPattern: Sendable {
     /// Reads the time code from a rendering of this pattern, as ``readFrameNumber(from:)`` reads the frame number.
     public func readTimeCode(from frame: VideoFrame) -> Int {
         readBlocks(Self.timeCodeBits, rect: timeCodeRect(bit:), from: frame)
+    }
+
+    /// Reads the wall clock written by ``render(frameIndex:timeCode:clock:into:)``, as ``readFrameNumber(from:)``
+    /// reads the frame number.
+    /// - Returns: `HH:MM:SS.cc`, or nil when the picture has no label or a glyph there is not one of the font's.
+    public func readClock(from frame: VideoFrame) -> String? {
+        clockLabel?.read(from: frame, pictureWidth: width, pictureHeight: height)
     }
 
     private func readBlocks(_ bits: Int, rect: (Int) -> PiPRect, from frame: VideoFrame) -> Int {
