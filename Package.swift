@@ -81,7 +81,8 @@ let package = Package(
         // The live-show protocol's values and JSON codec (docs/live-protocol.md), for the server and clients.
         .target(name: "LiveProtocol", dependencies: ["JSON"], swiftSettings: strict),
         // Live shows without I/O: declarations, roles, one state machine per show, the store protocol.
-        .target(name: "LiveShows", dependencies: ["LiveProtocol", "JSON", "Digest", "ByteIO"], swiftSettings: strict),
+        .target(name: "LiveShows", dependencies: ["LiveProtocol", "Identity", "JSON", "Digest", "ByteIO"],
+                swiftSettings: strict),
         .target(name: "FLV", dependencies: ["ByteIO", "AMF"], swiftSettings: strict),
         .target(name: "RTMP", dependencies: ["ByteIO", "AMF", "Digest"], swiftSettings: strict),
         // HTTP/1.1 (RFC 9110/9112) and WebSocket (RFC 6455) codecs and connection state machines.

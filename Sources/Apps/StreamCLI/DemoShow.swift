@@ -21,10 +21,11 @@ import SQLiteShowStore
 final class DemoShow: Sendable {
     /// The stream's name (its page is /watch/demo).
     static let streamName = "demo"
-    /// The declaration: the host is the broadcast, visitors and signed-in users are viewers, reactions on.
+    /// The declaration: the host is the broadcast, visitors and signed-in users are viewers, reactions on, a title.
     static let declarations = #"""
         {"streams": [{"pattern": "demo", "hosts": ["host"], "users": "viewer", "visitors": "viewer",
-                      "reactions": true}]}
+                      "reactions": true, "title": "Stream demo",
+                      "description": "A test picture from this machine, live. Chat, react, and watch the clock."}]}
         """#
 
     let shows: ServeShows

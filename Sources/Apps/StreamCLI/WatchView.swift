@@ -12,6 +12,7 @@ struct WatchView {
     func opening(_ model: LiveStreamModel) -> [String] {
         if json {
             return [line("welcome", [
+                ("title", .optional(model.title)), ("description", .optional(model.description)),
                 ("state", .string(model.state.rawValue)), ("media", .string(model.media.rawValue)),
                 ("tiles", tiles(model.tiles)), ("main", .optional(model.main?.rawValue)),
                 ("viewers", .integer(model.viewers)), ("pinned", model.pinned.map(LiveCodec.json) ?? .null),
@@ -24,6 +25,10 @@ struct WatchView {
                         + (model.tiles.isEmpty ? "" : ", pictures \(tileText(model.tiles, main: model.main))")
                         + (model.slow > 0 ? ", slow mode \(model.slow) s" : "")
                         + (model.canWrite ? "" : ", read only")]
+        // The declaration's title and description above it, made safe for a terminal line by line.
+        let about = (model.title.map { [$0] } ?? [])
+            + (model.description?.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) ?? [])
+        lines.insert(contentsOf: about.map(Self.terminalSafe), at: 0)
         if let pinned = model.pinned { lines.append("pinned: \(text(pinned))") }
         lines += model.messages.map(text)
         return lines

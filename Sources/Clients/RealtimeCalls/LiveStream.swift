@@ -33,6 +33,9 @@ public final class LiveStream: Sendable {
         var nextID: Int64 = 1
         var pending: [Int64: ReplySlot] = [:]
         var tokens = TokenCache()
+        /// A visitor's token from the last welcome, sent back at each rejoin so the server knows it is the same
+        /// visitor (slow mode, timeouts and bans follow it).
+        var visitorToken: String?
         var leaving = false
         var over = false
         var overWaiters: [Int: CheckedContinuation<EndReason?, Never>] = [:]
@@ -83,6 +86,10 @@ public final class LiveStream: Sendable {
     public var media: MediaState { inner.withLock { $0.model.media } }
     /// Distinct people watching (hosts are not counted).
     public var viewers: Int { inner.withLock { $0.model.viewers } }
+    /// The show's title and description, as its declaration gives them (nil: none).
+    public var title: String? { inner.withLock { $0.model.title } }
+    /// The show's description (nil: none).
+    public var description: String? { inner.withLock { $0.model.description } }
     /// The chat, oldest first (at most ``LiveStreamModel/maximumMessages``).
     public var messages: [ChatMessage] { inner.withLock { $0.model.messages } }
     /// The pinned message.
@@ -394,12 +401,12 @@ public final class LiveStream: Sendable {
     /// Connects, joins with the position held, applies the welcome and makes the socket current.
     private func connectAndJoin() async throws(LiveStreamError) -> any ShowSocket {
         let socket = try await options.connector.connect(to: url, token: try await token())
-        let (id, since) = inner.withLock { inner -> (Int64, ChatPosition?) in
+        let (id, since, visitor) = inner.withLock { inner -> (Int64, ChatPosition?, String?) in
             defer { inner.nextID += 1 }
-            return (inner.nextID, inner.model.position)
+            return (inner.nextID, inner.model.position, inner.visitorToken)
         }
         do {
-            try await socket.send(Self.text(ClientRequest(id: id, .join(since: since))))
+            try await socket.send(Self.text(ClientRequest(id: id, .join(since: since, visitor: visitor))))
         } catch {
             throw .disconnected("the connection was lost before joining")
         }
@@ -420,6 +427,7 @@ public final class LiveStream: Sendable {
         case .success(.welcome(let welcome))?:
             let notices = inner.withLock { inner -> [LiveStreamModel.Notice] in
                 inner.socket = socket
+                if let visitor = welcome.visitor { inner.visitorToken = visitor.token }
                 return inner.model.apply(welcome)
             }
             deliver(notices)

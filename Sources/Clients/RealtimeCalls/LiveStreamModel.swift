@@ -24,6 +24,10 @@ public struct LiveStreamModel: Sendable, Hashable {
 
     /// The stream name.
     public let name: String
+    /// The title its declaration gives it; nil: none.
+    public private(set) var title: String?
+    /// The description its declaration gives it; nil: none.
+    public private(set) var description: String?
     /// idle, live or ended.
     public private(set) var state: ShowState = .idle
     /// The connection: off, connecting, live, reconnecting.
@@ -68,6 +72,8 @@ public struct LiveStreamModel: Sendable, Hashable {
     public mutating func apply(_ welcome: Welcome) -> [Notice] {
         let rejoining = position != nil
         let show = welcome.show
+        title = show.title
+        description = show.description
         state = show.state
         tiles = show.tiles
         main = show.main

@@ -17,6 +17,8 @@ final class ShowHub {
         var connection: any ShowConnection
         var streamName: String
         var token: String?
+        /// The peer's address without its port ("" when the transport has none): visitors' new ids are limited by it.
+        var address: String
         /// The show it joined (or is joining, while that show loads).
         var show: String?
         var joined = false
@@ -27,6 +29,8 @@ final class ShowHub {
         var closeReason = EndReason.left.rawValue
         /// Once joined: the user its media tokens are for (nil: a visitor), and when the last one expires.
         var media: (user: String?, expiresAt: Int64)?
+        /// A visitor's identity, given in its welcome to keep.
+        var visitor: VisitorPass?
     }
 
     let configuration: ShowServer.Configuration
@@ -36,6 +40,9 @@ final class ShowHub {
     let directory: Locked<IngestDirectory>
     let cutter: Locked<(@Sendable (String, String?) -> Void)?>
     let media: MediaGate
+    /// Signs and checks visitor tokens (``VisitorPass``).
+    private let visitorKey: [UInt8]
+    private var visitorAdmission = VisitorAdmission()
     private let hubBox: () -> LoopBound<ShowHub>
 
     private var clients: [SessionID: Client] = [:]
@@ -59,6 +66,7 @@ final class ShowHub {
         self.cutter = cutter
         self.media = media
         self.hubBox = box
+        visitorKey = configuration.secret.derivedKey(for: "stream visitor ids")
         var showConfiguration = ShowConfiguration(
             ingestURL: ingestURL,
             credentials: IngestCredentials(keyDerivationKey: configuration.secret.derivedKey(for: "stream ingest keys"),
@@ -101,8 +109,9 @@ final class ShowHub {
 
     // MARK: Connections
 
-    func connected(_ session: SessionID, _ connection: any ShowConnection, streamName: String, token: String?) {
-        clients[session] = Client(connection: connection, streamName: streamName, token: token)
+    func connected(_ session: SessionID, _ connection: any ShowConnection, streamName: String, token: String?,
+                   address: String) {
+        clients[session] = Client(connection: connection, streamName: streamName, token: token, address: address)
     }
 
     func received(_ bytes: [UInt8], on session: SessionID) {
@@ -125,7 +134,7 @@ final class ShowHub {
             run(effects, show: name, now: now)
             return
         }
-        guard case .join(let since) = request.request else {
+        guard case .join(let since, let visitor, let chosenName) = request.request else {
             malformed(session, &client, id: request.id, ShowError(.invalid, "join first"))
             return
         }
@@ -133,7 +142,8 @@ final class ShowHub {
             malformed(session, &client, id: request.id, ShowError(.invalid, "already joining"))
             return
         }
-        join(session, &client, requestID: request.id, since: since, now: now)
+        join(session, &client, requestID: request.id, since: since, visitor: visitor, chosenName: chosenName,
+             now: now)
     }
 
     func receivedBinary(on session: SessionID) {
@@ -152,8 +162,9 @@ final class ShowHub {
     }
 
     private func join(_ session: SessionID, _ client: inout Client, requestID: Int64, since: ChatPosition?,
-                      now: Int64) {
+                      visitor: String?, chosenName: String?, now: Int64) {
         let participant: Participant
+        var pass: VisitorPass?
         if let token = client.token {
             do {
                 let claims = try AccessToken.verify(token, secret: configuration.secret, now: now / 1000)
@@ -162,8 +173,23 @@ final class ShowHub {
                 refuse(session, client, requestID, ShowError(.unauthorized, error.reason), ShowCloseCode.unauthorized)
                 return
             }
+            guard chosenName == nil else {
+                refuse(session, client, requestID, ShowError(.invalid, "a signed-in user's name comes from the access "
+                                                                + "token; only visitors choose one"),
+                       ShowCloseCode.invalid)
+                return
+            }
         } else {
-            participant = Participant(user: nil, name: Self.visitorName())
+            let name: String?
+            do {
+                name = try chosenName.map { text throws(ShowError) in try Participant.visitorName(choosing: text) }
+            } catch {
+                refuse(session, client, requestID, error, ShowCloseCode.invalid)
+                return
+            }
+            let visitor = self.visitor(bringing: visitor, from: client.address, now: now)
+            pass = visitor
+            participant = Participant(user: visitor.id, name: name ?? Self.visitorName(of: visitor))
         }
         let name = client.streamName
         guard Self.isStreamName(name) else {
@@ -177,6 +203,7 @@ final class ShowHub {
             return
         }
         client.show = name
+        client.visitor = pass
         clients[session] = client
         withShow(name, { [unowned self] show in
             guard clients[session] != nil else { return [] }
@@ -222,12 +249,22 @@ final class ShowHub {
         }
     }
 
-    /// "visitor-3f2a": four hex digits from the system's random source (issue 34 item 5: derived from the session
-    /// counter, a new server's first visitors had the same names every run).
-    static func visitorName() -> String {
+    /// The visitor a join without an access token is: the one its visitor token proves, else a new one (random
+    /// while its address has new ids left, else the one derived from the address: ``VisitorAdmission``).
+    private func visitor(bringing token: String?, from address: String, now: Int64) -> VisitorPass {
+        if let token, let pass = try? VisitorPass.verify(token, key: visitorKey) { return pass }
+        guard visitorAdmission.mayMint(from: address, now: now) else {
+            return VisitorPass.derived(from: "address " + address, key: visitorKey)
+        }
         var generator = SystemRandomNumberGenerator()
-        return "visitor-" + Hex.encode([UInt8.random(in: 0...255, using: &generator),
-                                        UInt8.random(in: 0...255, using: &generator)])
+        return VisitorPass.minted(random: (0..<VisitorPass.randomLength).map { _ in generator.next() },
+                                  key: visitorKey)
+    }
+
+    /// "visitor-3f2a": four hex digits of the visitor's random id, so the same visitor has the same name after a
+    /// reconnect (issue 34 item 5: names derived from the session counter were the same every run).
+    static func visitorName(of visitor: VisitorPass) -> String {
+        "visitor-" + Hex.encode(visitor.random.prefix(2))
     }
 
     // MARK: Shows
@@ -310,6 +347,7 @@ final class ShowHub {
                     let access = media.issue(stream: name, user: welcome.you.user, now: now)
                     welcome.access = access
                     client.media = (welcome.you.user, access.expiresAt)
+                    welcome.visitor = client.visitor.map { VisitorGrant(id: $0.id, token: $0.token) }
                     message = .reply(id: id, .success(.welcome(welcome)))
                 }
                 if let close = Self.close(after: message) { (client.closeCode, client.closeReason) = close }

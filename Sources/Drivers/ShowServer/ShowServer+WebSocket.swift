@@ -19,10 +19,12 @@ extension ShowServer {
         router.webSocket("/v1/streams/{name}", options: Self.webSocketOptions) { [self] request, _ in
             let name = request.parameters["name"] ?? ""
             let token = request.queryValue("access_token") ?? request.bearerToken
+            let address = MissLimiter.client(of: request.remoteAddress)
             let session = Locked<SessionID?>(nil)
             return .accept(WebSocketHandlers(
                 onOpen: { [self] socket in
-                    let id = connected(WebSocketShowConnection(socket), streamName: name, token: token)
+                    let id = connected(WebSocketShowConnection(socket), streamName: name, token: token,
+                                       address: address)
                     session.withLock { $0 = id }
                 },
                 onMessage: { [self] _, message in

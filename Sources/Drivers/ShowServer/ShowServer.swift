@@ -176,10 +176,12 @@ public final class ShowServer: Sendable {
     ///   - connection: where its messages go.
     ///   - streamName: the stream name from the URL.
     ///   - token: its access token (`access_token` query or `Bearer` header), nil for a visitor.
+    ///   - address: the peer's address without its port, which limits how many new visitor ids it gets.
     /// - Returns: its session id, for ``received(_:from:)`` and ``disconnected(_:)``.
-    public func connected(_ connection: any ShowConnection, streamName: String, token: String?) -> SessionID {
+    public func connected(_ connection: any ShowConnection, streamName: String, token: String?,
+                          address: String = "") -> SessionID {
         let session = SessionID(nextSession.wrappingAdd(1, ordering: .relaxed).oldValue)
-        onHub { $0.connected(session, connection, streamName: streamName, token: token) }
+        onHub { $0.connected(session, connection, streamName: streamName, token: token, address: address) }
         return session
     }
 

@@ -70,6 +70,10 @@ public struct AccessToken: Sendable, Equatable {
         guard !subject.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw TokenError(.invalidClaim, "'sub' must not hold control characters")
         }
+        guard !VisitorPass.isVisitor(subject) else {
+            throw TokenError(.invalidClaim,
+                             "'sub' must not start with \(VisitorPass.idPrefix): those ids are visitors'")
+        }
         var name: String?
         if let value = claims["name"], !value.isNull {
             guard let text = value.stringValue, !text.isEmpty, text.unicodeScalars.count <= maximumNameLength,

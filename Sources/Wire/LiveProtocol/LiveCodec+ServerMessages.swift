@@ -44,11 +44,14 @@ extension LiveCodec {
     }
 
     static func json(_ show: ShowSnapshot) -> JSONValue {
-        .object([
-            ("name", .string(show.name)), ("state", .string(show.state.rawValue)),
+        // Title and description only when declared: a client reads their absence as none.
+        .object([("name", .string(show.name))] + (show.title.map { [("title", .string($0))] } ?? [])
+                + (show.description.map { [("description", .string($0))] } ?? []) + [
+            ("state", .string(show.state.rawValue)),
             ("tiles", .array(show.tiles.map { .string($0.rawValue) })), ("main", .optional(show.main?.rawValue)),
             // As the `media` event says it (issue 34 item 16: the welcome had no `media`).
-            ("media", .string(show.main == nil ? "off" : "on")), ("viewers", .integer(show.viewers)), ("pinned", show.pinned.map(json) ?? .null),
+            ("media", .string(show.main == nil ? "off" : "on")), ("viewers", .integer(show.viewers)),
+            ("pinned", show.pinned.map(json) ?? .null),
             ("slow", .integer(show.slow)), ("reactions", .array(show.reactions.map { .string($0.rawValue) })),
         ])
     }
@@ -69,6 +72,9 @@ extension LiveCodec {
         case .welcome(let welcome):
             [("show", json(welcome.show)), ("you", json(welcome.you)), ("chat", json(welcome.chat))]
                 + (welcome.access.map { [("access", json($0))] } ?? [])
+                + (welcome.visitor.map { visitor in
+                    [("visitor", .object([("id", .string(visitor.id)), ("token", .string(visitor.token))]))]
+                } ?? [])
         case .message(let message):
             [("message", json(message))]
         case .grants(let grants):
@@ -178,7 +184,8 @@ extension LiveCodec {
             return .welcome(Welcome(show: try decodeSnapshot(fields.object("show")),
                                     you: try decodeStanding(fields.object("you")),
                                     chat: try decodeChat(fields.object("chat")),
-                                    access: try fields.optionalObject("access").map(decodeAccess)))
+                                    access: try fields.optionalObject("access").map(decodeAccess),
+                                    visitor: try fields.optionalObject("visitor").map(decodeVisitor)))
         }
         if fields.has("message") { return .message(try decodeMessage(fields.object("message"))) }
         if fields.has("grants") {
@@ -235,6 +242,10 @@ extension LiveCodec {
                     text: try fields.string("text"), time: try fields.integer("time"))
     }
 
+    private static func decodeVisitor(_ fields: FieldReader) throws(ShowError) -> VisitorGrant {
+        VisitorGrant(id: try fields.string("id"), token: try fields.string("token"))
+    }
+
     private static func decodeAccess(_ fields: FieldReader) throws(ShowError) -> MediaAccess {
         MediaAccess(token: try fields.string("token"), expiresAt: try fields.integer("expiresAt"))
     }
@@ -251,7 +262,9 @@ extension LiveCodec {
         for element in try fields.array("reactions") {
             reactions.append(try FieldReader.choice(element, Reaction.self, context: "reactions"))
         }
-        return ShowSnapshot(name: try fields.string("name"), state: try fields.choice("state", ShowState.self),
+        return ShowSnapshot(name: try fields.string("name"), title: try fields.optionalString("title"),
+                            description: try fields.optionalString("description"),
+                            state: try fields.choice("state", ShowState.self),
                             tiles: try tiles(fields.array("tiles")),
                             main: try fields.optionalChoice("main", TileKind.self),
                             viewers: Int(clamping: try fields.integer("viewers")),

@@ -61,8 +61,11 @@ public enum LiveCodec {
         let op = try fields.string("op")
         switch op {
         case "join":
-            guard let since = try fields.optionalObject("since") else { return .join(since: nil) }
-            return .join(since: ChatPosition(epoch: try since.string("epoch"), seq: try since.integer("seq")))
+            let position = try fields.optionalObject("since").map { since throws(ShowError) in
+                ChatPosition(epoch: try since.string("epoch"), seq: try since.integer("seq"))
+            }
+            return .join(since: position, visitor: try fields.optionalString("visitor"),
+                         name: try fields.optionalString("name"))
         case "leave": return .leave
         case "send": return .send(text: try fields.string("text"))
         case "react": return .react(try fields.choice("reaction", Reaction.self))
@@ -99,10 +102,12 @@ public enum LiveCodec {
     public static func encode(_ request: ClientRequest) -> [UInt8] {
         var members: [(String, JSONValue)] = [("op", .string(request.request.op)), ("id", .integer(request.id))]
         switch request.request {
-        case .join(let since):
+        case .join(let since, let visitor, let name):
             if let since {
                 members.append(("since", .object([("epoch", .string(since.epoch)), ("seq", .integer(since.seq))])))
             }
+            if let visitor { members.append(("visitor", .string(visitor))) }
+            if let name { members.append(("name", .string(name))) }
         case .leave, .end, .unpin, .clearChat:
             break
         case .send(let text): members.append(("text", .string(text)))

@@ -1,7 +1,8 @@
 /// What a client asks of a stream: one op of `docs/live-protocol.md`.
 public enum Request: Sendable, Hashable {
-    /// Enter the stream (the first request of every connection), optionally resuming the chat from a position.
-    case join(since: ChatPosition?)
+    /// Enter the stream (the first request of every connection), optionally resuming the chat from a position. A
+    /// visitor (no access token) brings back the visitor token of its last welcome, and may choose a display name.
+    case join(since: ChatPosition?, visitor: String? = nil, name: String? = nil)
     /// Leave: the reply, then `ended(left)` and the close.
     case leave
     /// Write a chat message.

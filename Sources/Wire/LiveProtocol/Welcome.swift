@@ -8,13 +8,34 @@ public struct Welcome: Sendable, Hashable {
     public var chat: ChatSync
     /// The grant to fetch the show's media (its LL-HLS playlists and parts); nil from a server without one.
     public var access: MediaAccess?
+    /// A visitor's identity, to keep and bring back at the next join; nil for a signed-in user.
+    public var visitor: VisitorGrant?
 
     /// Creates a welcome.
-    public init(show: ShowSnapshot, you: SessionStanding, chat: ChatSync, access: MediaAccess? = nil) {
+    public init(show: ShowSnapshot, you: SessionStanding, chat: ChatSync, access: MediaAccess? = nil,
+                visitor: VisitorGrant? = nil) {
         self.show = show
         self.you = you
         self.chat = chat
         self.access = access
+        self.visitor = visitor
+    }
+}
+
+/// A visitor's stable identity, given in its welcome: the `id` that its messages carry as their `user` (and that
+/// moderators name), and the `token` that proves it, which the visitor keeps (a browser in its storage) and sends
+/// back in its next `join`: slow mode, timeouts, kicks and bans then follow it across reconnects. A secret, like an
+/// access token.
+public struct VisitorGrant: Sendable, Hashable {
+    /// "visitor:" and 22 characters.
+    public var id: String
+    /// The proof of the id; never logged, never shown.
+    public var token: String
+
+    /// Creates a grant.
+    public init(id: String, token: String) {
+        self.id = id
+        self.token = token
     }
 }
 
@@ -38,6 +59,10 @@ public struct MediaAccess: Sendable, Hashable {
 public struct ShowSnapshot: Sendable, Hashable {
     /// The stream name, e.g. "show:mugs".
     public var name: String
+    /// The title its declaration gives it; nil: none.
+    public var title: String?
+    /// The description its declaration gives it (line feeds allowed); nil: none.
+    public var description: String?
     /// idle, live or ended.
     public var state: ShowState
     /// The published pictures, in ``TileKind`` order.
@@ -54,9 +79,11 @@ public struct ShowSnapshot: Sendable, Hashable {
     public var reactions: [Reaction]
 
     /// Creates a snapshot.
-    public init(name: String, state: ShowState, tiles: [TileKind], main: TileKind?, viewers: Int,
-                pinned: ChatMessage?, slow: Int, reactions: [Reaction]) {
+    public init(name: String, title: String? = nil, description: String? = nil, state: ShowState, tiles: [TileKind],
+                main: TileKind?, viewers: Int, pinned: ChatMessage?, slow: Int, reactions: [Reaction]) {
         self.name = name
+        self.title = title
+        self.description = description
         self.state = state
         self.tiles = tiles
         self.main = main

@@ -1,3 +1,4 @@
+import Identity
 import LiveProtocol
 
 /// One live show: a state machine per stream name, without I/O or a clock.
@@ -96,7 +97,9 @@ public struct Show: Sendable {
 
     /// The show as a joining session sees it.
     public var snapshot: ShowSnapshot {
-        ShowSnapshot(name: name, state: media.state, tiles: media.sortedTiles, main: media.main,
+        ShowSnapshot(name: name, title: declaration.options.title.map { StreamOptions.expand($0, parameters) },
+                     description: declaration.options.description.map { StreamOptions.expand($0, parameters) },
+                     state: media.state, tiles: media.sortedTiles, main: media.main,
                      viewers: presence.count, pinned: pinned, slow: slow,
                      reactions: declaration.options.reactions ? Reaction.allCases : [])
     }
@@ -110,8 +113,9 @@ public struct Show: Sendable {
     public var sessionCount: Int { sessions.count }
 
     /// The role a user (nil: a visitor) has in this show.
+    /// A visitor's id (``VisitorPass``) has the role of visitors, whatever a declaration lists.
     public func role(of user: String?) -> Role {
-        declaration.role(user, parameters)
+        declaration.role(VisitorPass.isVisitor(user) ? nil : user, parameters)
     }
 
     /// When the show next needs ``tick(now:)``: a held viewer count or reaction tally, or a timeout ending for a
@@ -147,7 +151,8 @@ public struct Show: Sendable {
         }
         let role = role(of: participant.user)
         if role == .none {
-            let reason = participant.user == nil ? "sign in to watch \(name)" : "you may not watch \(name)"
+            let reason = VisitorPass.isVisitor(participant.user) ? "sign in to watch \(name)"
+                : "you may not watch \(name)"
             return [.send(session, .reply(id: requestID, .failure(ShowError(.unauthorized, reason)))), .close(session)]
         }
         if let user = participant.user, bans.contains(UserID(user)) {

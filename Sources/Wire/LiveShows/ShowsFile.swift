@@ -16,7 +16,8 @@ public enum ShowsFile {
     /// The largest file read: thousands of declarations fit in far less.
     public static let maximumSize = 1 << 20
 
-    private static let streamMembers: Set<String> = ["pattern", "hosts", "mods", "users", "visitors", "reactions"]
+    private static let streamMembers: Set<String> = ["pattern", "hosts", "mods", "users", "visitors", "reactions",
+                                                     "title", "description"]
     private static let generalRoles: [Role] = [.viewer, .readOnly, .none]
 
     /// Reads a shows file's declarations.
@@ -95,14 +96,41 @@ public enum ShowsFile {
                 }
                 reactions = flag
             }
+            let title = try Self.text(entry, "title", limit: StreamOptions.maximumTitleLength, lineFeeds: false,
+                                      parameters: parameters, failure: failure)
+            let description = try Self.text(entry, "description", limit: StreamOptions.maximumDescriptionLength,
+                                            lineFeeds: true, parameters: parameters, failure: failure)
             self.pattern = pattern
-            self.options = StreamOptions(reactions: reactions)
+            self.options = StreamOptions(reactions: reactions, title: title, description: description)
             self.rule = { user, captured in
                 guard let user else { return visitors }
                 if hosts.contains(where: { UserID.same($0.expand(captured), user) }) { return .host }
                 if mods.contains(where: { UserID.same($0.expand(captured), user) }) { return .mod }
                 return users
             }
+        }
+
+        /// A title or description: a string of 1 to `limit` code points without control characters (but line
+        /// feeds where allowed), whose `{name}`s are the pattern's parameters.
+        private static func text(_ entry: JSONValue, _ member: String, limit: Int, lineFeeds: Bool,
+                                 parameters: Set<String>, failure: (String, String?) -> DeclarationError)
+            throws(DeclarationError) -> String? {
+            guard let value = entry[member], !value.isNull else { return nil }
+            guard let text = value.stringValue, (1...limit).contains(text.unicodeScalars.count) else {
+                throw failure("\"\(member)\" must be a string of 1 to \(limit) characters", member)
+            }
+            guard !text.unicodeScalars.contains(where: { scalar in
+                (scalar != "\n" || !lineFeeds) && scalar.properties.generalCategory == .control
+            }) else {
+                throw failure("\"\(member)\" cannot hold control characters" + (lineFeeds ? " (only line feeds)" : ""),
+                              member)
+            }
+            do {
+                _ = try UserTemplate(text, parameters: parameters)
+            } catch {
+                throw failure("\"\(member)\": \(error.reason)", member)
+            }
+            return text
         }
 
         private static func templates(_ entry: JSONValue, _ member: String, parameters: Set<String>,

@@ -8,10 +8,36 @@ public typealias RoleRule = @Sendable (_ user: String?, _ parameters: [String: S
 public struct StreamOptions: Sendable, Hashable {
     /// Whether reactions (the fixed ``Reaction`` set) are taken.
     public var reactions: Bool
+    /// The show's title (at most ``maximumTitleLength`` code points), where `{name}` stands for what the pattern's
+    /// parameter captured; nil: none.
+    public var title: String?
+    /// The show's description (at most ``maximumDescriptionLength`` code points, line feeds allowed), `{name}` as in
+    /// the title; nil: none.
+    public var description: String?
+
+    /// The longest title, in code points.
+    public static let maximumTitleLength = 120
+    /// The longest description, in code points.
+    public static let maximumDescriptionLength = 1000
 
     /// Creates options.
-    public init(reactions: Bool = false) {
+    public init(reactions: Bool = false, title: String? = nil, description: String? = nil) {
         self.reactions = reactions
+        self.title = title
+        self.description = description
+    }
+
+    /// `text` with each `{name}` replaced by what the parameter captured (unknown names are left as they are).
+    public static func expand(_ text: String, _ parameters: [String: String]) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            result += rest[..<open]
+            let name = String(rest[rest.index(after: open)..<close])
+            result += parameters[name] ?? "{\(name)}"
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
     }
 }
 

@@ -35,6 +35,21 @@ struct WatchViewTests {
         #expect((welcome[0]["messages"] as? [[String: Any]])?.count == 2 && welcome[0]["role"] as? String == "viewer")
     }
 
+    /// Issue 34 item 12: the declaration's title and description open the view, safe for a terminal.
+    @Test func theTitleAndDescriptionComeFirst() throws {
+        var model = LiveStreamModel(name: "show:mugs")
+        _ = model.apply(Welcome(
+            show: ShowSnapshot(name: "show:mugs", title: "Mugs \u{1B}]0;x\u{7}live", description: "Line one\nLine two",
+                               state: .live, tiles: [], main: nil, viewers: 2, pinned: nil, slow: 0, reactions: []),
+            you: SessionStanding(user: "bob", name: "Bob", role: .viewer, canWrite: true),
+            chat: ChatSync(epoch: "e", seq: 0, reset: true, messages: [], deleted: [])))
+        #expect(WatchView(json: false).opening(model) == ["Mugs \\u{1B}]0;x\\u{7}live", "Line one", "Line two",
+                                                          "show:mugs: live, 2 watching"])
+        let welcome = try Self.objects(WatchView(json: true).opening(model))
+        #expect(welcome[0]["title"] as? String == "Mugs \u{1B}]0;x\u{7}live")
+        #expect(welcome[0]["description"] as? String == "Line one\nLine two")
+    }
+
     @Test func eachChangeIsOneLine() throws {
         let old = Self.model()
         let new = Self.model(events: [.state(.live), .tiles([.camera, .screen], main: .screen), .viewers(4),

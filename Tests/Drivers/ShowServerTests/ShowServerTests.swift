@@ -59,7 +59,8 @@ import Testing
         guard case .success(.welcome(let welcome))? = bob.reply(1) else { Issue.record("no welcome"); return }
         #expect(welcome.you == SessionStanding(user: "bob", name: "Bob", role: .viewer, canWrite: true))
         guard case .success(.welcome(let visitor))? = eve.reply(1) else { Issue.record("no welcome"); return }
-        #expect(visitor.you.user == nil && visitor.you.role == .readOnly && visitor.you.name.hasPrefix("visitor-"))
+        #expect(visitor.you.user == visitor.visitor?.id && visitor.you.user?.hasPrefix("visitor:") == true
+                && visitor.you.role == .readOnly && visitor.you.name.hasPrefix("visitor-"))
         Self.send(server, bobSession, 2, .send(text: "Hello!"))
         guard case .success(.message(let message))? = bob.reply(2) else { Issue.record("no ack"); return }
         #expect(message.text == "Hello!" && message.user == "bob" && message.name == "Bob")

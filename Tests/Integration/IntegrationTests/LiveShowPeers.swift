@@ -91,8 +91,8 @@ enum LiveShowPeers {
             async def send_raw(self, text):
                 await self.ws.send(text)
 
-            async def join(self, since=None):
-                reply = await self.request("join", **({"since": since} if since else {}))
+            async def join(self, since=None, **fields):
+                reply = await self.request("join", **({"since": since} if since else {}), **fields)
                 if reply["ok"]:
                     self.welcome = reply
                 return reply
@@ -146,8 +146,9 @@ enum LiveShowPeers {
             for client, role in [(ann, "host"), (mugs, "mod"), (bob, "viewer"), (eve, "viewer"), (visitor, "viewer")]:
                 reply = await client.join()
                 check(reply["ok"] and reply["you"]["role"] == role, f"{client.label} joins as {role}: {reply}")
-            check(visitor.welcome["you"]["user"] is None and visitor.welcome["you"]["name"].startswith("visitor-"),
-                  "a visitor has no user id")
+            visitor_id = visitor.welcome["visitor"]["id"]
+            check(visitor.welcome["you"]["user"] == visitor_id and visitor_id.startswith("visitor:")
+                  and visitor.welcome["you"]["name"].startswith("visitor-"), "a visitor has a visitor id")
             check(ann.welcome["you"]["name"] == "Ann", "the token's name is the display name")
             check(ann.welcome["show"]["reactions"] == ["heart", "like", "laugh", "wow", "clap", "fire"],
                   "reactions declared")
@@ -167,8 +168,8 @@ enum LiveShowPeers {
                 check(texts == ["one", "two", "three"], f"{client.label} sees the messages in order: {texts}")
             ids = [m["id"] for m in ann.messages()]
             check(ids == sorted(ids) and len(set(ids)) == 3, "message ids increase")
-            check(ann.messages()[2]["user"] is None and ann.messages()[0]["user"] == "bob",
-                  "writer ids, nil for a visitor")
+            check(ann.messages()[2]["user"] == visitor_id and ann.messages()[0]["user"] == "bob",
+                  "writer ids, the visitor's id for a visitor")
             late = await Client(BASE, show, token("zed"), label="zed").open()
             reply = await late.join()
             check([m["text"] for m in reply["chat"]["messages"]] == ["one", "two", "three"],
@@ -200,6 +201,22 @@ enum LiveShowPeers {
             # Slow mode counts from the last message, even one written before it was turned on; per user, not per tab.
             check(error_of(await bob.request("send", text="too soon")) == "slow", "slow counts from bob's last message")
             check(error_of(await bob2.request("send", text="other tab")) == "slow", "slow mode per user, not per tab")
+            # A visitor that comes back with its token is the same visitor: slow mode follows it (issue 34 item 5).
+            guest = await Client(BASE, show, label="guest").open()
+            await guest.join(name="Zoë")
+            guest_pass = guest.welcome["visitor"]
+            check(guest.welcome["you"]["name"] == "Zoë", "a visitor chooses its name")
+            check((await guest.request("send", text="guest one"))["ok"], "a visitor writes under slow mode")
+            await guest.close()
+            guest = await Client(BASE, show, label="guest again").open()
+            reply = await guest.join(visitor=guest_pass["token"], name="Zoë")
+            check(reply["you"]["user"] == guest_pass["id"], f"the token brings the same visitor back: {reply}")
+            check(error_of(await guest.request("send", text="guest two")) == "slow", "slow mode follows the visitor")
+            check((await mugs.request("ban", user=guest_pass["id"]))["ok"], "a mod bans a visitor by its id")
+            check(await guest.closed() == 4403, "the banned visitor is closed")
+            guest = await Client(BASE, show, label="guest banned").open()
+            check(error_of(await guest.join(visitor=guest_pass["token"])) == "banned", "and refused with its token")
+            await guest.close()
             await kim.close()
             for client in [ann, mugs]:
                 for text in ["exempt 1", "exempt 2"]:

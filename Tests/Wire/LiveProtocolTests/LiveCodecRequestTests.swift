@@ -3,7 +3,9 @@ import Testing
 
 struct LiveCodecRequestTests {
     static let every: [Request] = [
-        .join(since: nil), .join(since: ChatPosition(epoch: "e1", seq: 42)), .leave, .send(text: "Hello!"),
+        .join(since: nil), .join(since: ChatPosition(epoch: "e1", seq: 42)),
+        .join(since: nil, visitor: "v1.q83vEjRWeJC8Xl2Xk5aXmQ.AAAAAAAAAAAAAAAAAAAAAA", name: "Zoë"), .leave,
+        .send(text: "Hello!"),
         .react(.heart), .goLive(tiles: []), .goLive(tiles: [.camera, .screen]), .end, .ingest(renew: false),
         .ingest(renew: true), .setMain(.screen), .setMain(nil), .deleteMessage(id: 7), .pin(id: 7), .unpin,
         .timeout(user: "bob", seconds: 600), .setSlow(seconds: 10), .clearChat, .kick(user: "bob"),
@@ -21,6 +23,9 @@ struct LiveCodecRequestTests {
     @Test(arguments: [
         (ClientRequest(id: 1, .join(since: ChatPosition(epoch: "6f1c", seq: 57))),
          #"{"op":"join","id":1,"since":{"epoch":"6f1c","seq":57}}"#),
+        (ClientRequest(id: 1, .join(since: nil, visitor: "v1.q83vEjRWeJC8Xl2Xk5aXmQ.Gz1k2Vb4vLx7Xr2Q0c9mEA",
+                                    name: "Zoë")),
+         #"{"op":"join","id":1,"visitor":"v1.q83vEjRWeJC8Xl2Xk5aXmQ.Gz1k2Vb4vLx7Xr2Q0c9mEA","name":"Zoë"}"#),
         (ClientRequest(id: 2, .send(text: "Hello!")), #"{"op":"send","id":2,"text":"Hello!"}"#),
         (ClientRequest(id: 3, .timeout(user: "bob", seconds: 600)),
          #"{"op":"timeout","id":3,"user":"bob","seconds":600}"#),

@@ -21,7 +21,19 @@ struct LiveCodecServerMessageTests {
         return welcome
     }
 
+    static var visitorWelcome: Welcome {
+        var welcome = welcomeWithAccess
+        welcome.you = SessionStanding(user: "visitor:q83vEjRWeJC8Xl2Xk5aXmQ", name: "visitor-abcd", role: .viewer,
+                                      canWrite: true)
+        welcome.show.title = "The Example Shop"
+        welcome.show.description = "Mugs and more.\nEvery Friday."
+        welcome.visitor = VisitorGrant(id: "visitor:q83vEjRWeJC8Xl2Xk5aXmQ",
+                                       token: "v1.q83vEjRWeJC8Xl2Xk5aXmQ.Gz1k2Vb4vLx7Xr2Q0c9mEA")
+        return welcome
+    }
+
     static let every: [ServerMessage] = [
+        .reply(id: 1, .success(.welcome(visitorWelcome))),
         .reply(id: 1, .success(.welcome(welcome))),
         .reply(id: 1, .success(.welcome(welcomeWithAccess))),
         .reply(id: 2, .success(.message(message))),

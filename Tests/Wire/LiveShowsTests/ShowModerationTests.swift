@@ -157,4 +157,24 @@ struct ShowModerationTests {
         #expect(record.seq == 1)
         #expect(harness.writes.contains(.kick(user: "eve")) == false)
     }
+
+    /// Issue 34 item 5: a visitor's id has the visitors' role whatever a declaration's rule says of it (the
+    /// seed's rule would make "visitor:…" a viewer; here visitors read only), and moderation names it as a user.
+    @Test func aVisitorIDHasTheVisitorsRoleAndCanBeBanned() throws {
+        var harness = Self.room()
+        let visitor = "visitor:AAECAwQFBgcICQoLDA0ODw"
+        guard case .success(.welcome(let welcome)) = harness.join(6, visitor, name: "visitor-0001") else {
+            Issue.record("the visitor could not join")
+            return
+        }
+        #expect(welcome.you.role == .readOnly && welcome.you.user == visitor)
+        let banned = harness.ask(1, .ban(user: visitor))
+        #expect(banned.map { if case .success = $0 { true } else { false } } == true, "\(String(describing: banned))")
+        #expect(harness.closed.contains(SessionID(6)))
+        guard case .failure(let error) = harness.join(7, visitor) else {
+            Issue.record("a banned visitor joined")
+            return
+        }
+        #expect(error.code == .banned)
+    }
 }

@@ -18,6 +18,23 @@ struct ShowsFileTests {
         #expect(catalog.resolve("room:mugs") == nil)
     }
 
+    /// Issue 34 item 12: a title and a description, with the pattern's parameters, in the welcome.
+    @Test func titleAndDescriptionWithParameters() throws {
+        let catalog = try ShowsFile.catalog(from: Array("""
+            {"streams": [{"pattern": "shop:{id}", "title": "The {id} shop, live",
+                          "description": "Mugs and more.\\nEvery Friday."},
+                         {"pattern": "plain"}]}
+            """.utf8))
+        let (declaration, parameters) = try #require(catalog.resolve("shop:example"))
+        let show = Show(name: "shop:example", declaration: declaration, parameters: parameters,
+                        record: ShowRecord(epoch: "e"),
+                        configuration: ShowConfiguration(ingestURL: nil, credentials: ShowHarness.credentials))
+        #expect(show.snapshot.title == "The example shop, live")
+        #expect(show.snapshot.description == "Mugs and more.\nEvery Friday.")
+        let (plain, _) = try #require(catalog.resolve("plain"))
+        #expect(plain.options.title == nil && plain.options.description == nil)
+    }
+
     @Test func defaultsAndTemplates() throws {
         let catalog = try ShowsFile.catalog(from: Array("""
             {"streams": [
@@ -53,6 +70,12 @@ struct ShowsFileTests {
         ("{\"streams\": [\n  {\"pattern\": \"show:{id}\",}\n]}", 2, "not valid JSON"),
         ("[]", 1, "must hold an object"),
         ("{\"streams\": [{\"pattern\": \"a\", \"reactions\": \"yes\"}]}", 1, "true or false"),
+        ("{\"streams\": [\n  {\"pattern\": \"a\",\n   \"title\": \"\"}]}", 3, "1 to 120 characters"),
+        ("{\"streams\": [{\"pattern\": \"a\", \"title\": \"\(String(repeating: "t", count: 121))\"}]}", 1, "1 to 120"),
+        ("{\"streams\": [{\"pattern\": \"a\", \"title\": \"two\\nlines\"}]}", 1, "control characters"),
+        ("{\"streams\": [{\"pattern\": \"a\", \"description\": \"bell\\u0007\"}]}", 1, "only line feeds"),
+        ("{\"streams\": [{\"pattern\": \"s:{id}\", \"title\": \"{slug}\"}]}", 1, "{slug} is not a parameter"),
+        ("{\"streams\": [{\"pattern\": \"a\", \"title\": 7}]}", 1, "must be a string"),
     ])
     func errorsNameTheLine(text: String, line: Int, reason: String) {
         #expect {
