@@ -10,6 +10,9 @@
 //   frame, by nudging the playback rate and, when far behind (or once, on reaching the live edge), by jumping forward.
 // - A new EXT-X-MAP (another source or configuration) is appended before the parts that need it; EXT-X-ENDLIST
 //   ends the stream once its last part is in.
+// - A pause by the viewer holds it: it stops following the live edge (no jump, no rate change, no autoplay) and plays
+//   on from where it paused, behind live, keeping up to `maxBehind` seconds; a "livechange" event says when it is
+//   more than `behindThreshold` seconds behind where it would be, and goLive() jumps back and follows again.
 // Without blocking reload support in the playlist it falls back to polling every half target duration, and without
 // parts to whole segments. Where Media Source is missing (Safari on older iPhones) the video element plays the
 // playlist natively.
@@ -138,6 +141,15 @@
      */
     constructor(video, url, options) {
       super();
+      this.behindThreshold = (options && options.behindThreshold) || 3;
+      this.maxBehind = (options && options.maxBehind) || 60;
+      this.following = true;
+      this.behind = false;
+      this.wasPlaying = false;
+      // A pause by the viewer (the player never pauses the video itself): stop following until goLive(). The
+      // 100 ms tick also sees it, should it run before this event.
+      this.onPause = () => { if (this.state === 'playing' && !video.ended) this.hold(); };
+      video.addEventListener('pause', this.onPause);
       this.video = video;
       this.url = new URL(url, global.location.href).href;
       this.lowLatency = !(options && options.lowLatency === false);
@@ -188,7 +200,57 @@
     stop() {
       this.stopped = true;
       this.controller.abort();
+      this.video.removeEventListener('pause', this.onPause);
+      this.setBehind(false);
       this.setState('stopped');
+    }
+
+    /** The newest media time the player has (the end of what is buffered, or what the browser may seek to). */
+    liveEdge() {
+      const ranges = this.mediaSource ? this.video.buffered : this.video.seekable;
+      return ranges.length === 0 ? null : ranges.end(ranges.length - 1);
+    }
+
+    /** Seconds behind where the player plays when it follows the live edge (0 when it follows, or has nothing). */
+    secondsBehind() {
+      const edge = this.liveEdge();
+      if (edge === null) return 0;
+      return Math.max(0, edge - this.video.currentTime - this.targetLag);
+    }
+
+    /** Pauses the video and stops following the live edge until goLive() (or a play within `behindThreshold`). */
+    pause() {
+      this.hold();
+      this.video.pause();
+    }
+
+    hold() {
+      if (this.stopped || !this.following) return;
+      this.following = false;
+      this.stats.holds = (this.stats.holds || 0) + 1;
+    }
+
+    /** Jumps to the live edge (`targetLag` behind the newest frame), plays, and follows it again. */
+    goLive() {
+      this.following = true;
+      this.caughtUp = true;
+      const edge = this.liveEdge();
+      if (edge !== null) {
+        const ranges = this.video.buffered;
+        const start = ranges.length > 0 ? ranges.start(ranges.length - 1) : 0;
+        this.video.currentTime = Math.max(start, edge - this.targetLag);
+        this.stats.jumps++;
+      }
+      this.video.playbackRate = 1;
+      this.video.play().catch(() => {});
+      this.setBehind(false);
+    }
+
+    /** Says in a "livechange" event (detail: {behind, seconds}) when the player falls behind or is back. */
+    setBehind(behind) {
+      if (this.behind === behind) return;
+      this.behind = behind;
+      this.dispatchEvent(new CustomEvent('livechange', { detail: { behind: behind, seconds: this.secondsBehind() } }));
     }
 
     setState(state) {
@@ -307,6 +369,25 @@
       const end = ranges.end(ranges.length - 1);
       const lag = end - video.currentTime;
       this.stats.lag = lag;
+      // Paused since the last tick, and not by the player: the viewer's pause.
+      if (video.paused && this.wasPlaying && !video.ended && this.state === 'playing') this.hold();
+      this.wasPlaying = !video.paused;
+      // Playing again close to where it would be anyway: simply follow again.
+      if (!this.following && !video.paused && this.secondsBehind() <= this.behindThreshold) this.following = true;
+      if (!this.following) {
+        // Held by the viewer's pause: play on from there; only past `maxBehind` (the media kept for it) go live.
+        if (video.playbackRate !== 1) video.playbackRate = 1;
+        if (lag > this.maxBehind + this.targetLag) {
+          const paused = video.paused;
+          this.goLive();
+          if (paused) video.pause();
+          this.following = !paused;
+        }
+        this.setBehind(!this.following && this.secondsBehind() > this.behindThreshold);
+        this.trim();
+        return;
+      }
+      this.setBehind(false);
       // Once the parts already listed at the start are in (the player waits at the live edge), it jumps to
       // `targetLag` behind the newest frame at once rather than catching up slowly from the keyframe it started at.
       const catchUp = this.atLiveEdge && !this.caughtUp && lag > this.targetLag + 0.2;
@@ -324,6 +405,14 @@
       if (video.paused && lag > 0.2 && this.state !== 'ended') {
         video.play().catch(() => {});
       }
+      this.trim();
+    }
+
+    /** Keeps at most `backBuffer` seconds of played media (and what is ahead, which a pause may make long). */
+    trim() {
+      const video = this.video;
+      const ranges = video.buffered;
+      if (ranges.length === 0) return;
       const start = ranges.start(0);
       if (video.currentTime - start > this.backBuffer * 1.5 && !this.trimming) {
         this.trimming = true;
@@ -436,6 +525,50 @@
     }
   }
 
+  const VOLUME_KEY = 'stream-volume';
+  const SOUND_KEY = 'stream-sound';
+
+  /**
+   * Writes a video element's volume, and whether its sound is on, now. For a viewer's own change (the slider, the
+   * Sound button): the element's `volumechange` event comes later, as a task, and a page left or reloaded right
+   * after the change would otherwise keep the value before it.
+   * @param {HTMLVideoElement} video the element
+   */
+  function saveVolume(video) {
+    try {
+      global.localStorage.setItem(VOLUME_KEY, String(video.volume));
+      global.localStorage.setItem(SOUND_KEY, video.muted ? 'off' : 'on');
+    } catch (error) { /* storage off: nothing is remembered */ }
+  }
+
+  /**
+   * Restores a video element's volume (0 to 1) from localStorage and remembers every change, with whether the
+   * sound was on. The video still starts muted (browsers only autoplay muted video).
+   * @param {HTMLVideoElement} video the element
+   * @returns {boolean} whether the sound was on when last changed
+   */
+  function rememberVolume(video) {
+    let soundWasOn = false;
+    try {
+      const saved = global.localStorage.getItem(VOLUME_KEY);
+      if (saved !== null && Number(saved) >= 0 && Number(saved) <= 1) video.volume = Number(saved);
+      soundWasOn = global.localStorage.getItem(SOUND_KEY) === 'on';
+    } catch (error) { /* storage off: nothing is remembered */ }
+    let muted = video.muted;
+    video.addEventListener('volumechange', () => {
+      try {
+        global.localStorage.setItem(VOLUME_KEY, String(video.volume));
+        // Only a change of muted is the viewer's choice of sound (the restored volume above fires this too).
+        if (video.muted !== muted) global.localStorage.setItem(SOUND_KEY, video.muted ? 'off' : 'on');
+      } catch (error) { /* storage off */ }
+      muted = video.muted;
+    });
+    return soundWasOn;
+  }
+
   global.StreamHLSPlayer = StreamHLSPlayer;
-  global.StreamHLS = { parsePlaylist: parsePlaylist, parseAttributes: parseAttributes, codecsOf: codecsOf };
+  global.StreamHLS = {
+    parsePlaylist: parsePlaylist, parseAttributes: parseAttributes, codecsOf: codecsOf, rememberVolume: rememberVolume,
+    saveVolume: saveVolume,
+  };
 })(window);
