@@ -252,7 +252,8 @@ final class MediaPipeline {
 
     private func submit(_ packets: [EncodedVideoPacket], to engine: BroadcastEngine) {
         for packet in packets {
-            let body = FLVVideoTagBody.frame(AnnexB.lengthPrefixed(packet.data), isKeyFrame: packet.isKeyframe,
+            let payload = packet.framing == .lengthPrefixed ? packet.data : AnnexB.lengthPrefixed(packet.data)
+            let body = FLVVideoTagBody.frame(payload, isKeyFrame: packet.isKeyframe,
                                              compositionTime: Int32(clamping: packet.pts - packet.dts))
             let tag = FLVTag(video: body, timestamp: UInt32(truncatingIfNeeded: max(0, packet.dts)))
             counters.videoBytes += packet.data.count

@@ -205,7 +205,12 @@ final class PublisherPeer {
             counters.droppedBeforeConnected += 1
             return
         }
-        let payloads = packetizer.payloads(for: AnnexB.split(packet.data))
+        let units: [ArraySlice<UInt8>]
+        switch packet.framing {
+        case .annexB: units = AnnexB.split(packet.data)
+        case .lengthPrefixed: units = (try? AnnexB.splitLengthPrefixed(packet.data, lengthSize: 4)) ?? []
+        }
+        let payloads = packetizer.payloads(for: units)
         let packets = stream.packets(payloads, timestamp: stream.timestamp(milliseconds: packet.pts),
                                      mediaTimeMilliseconds: packet.pts, markLast: true)
         media.streams.video = stream

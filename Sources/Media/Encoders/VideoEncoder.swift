@@ -1,4 +1,4 @@
-/// An H.264 encoder for live streaming: pictures in, Annex B access units out.
+/// An H.264 encoder for live streaming: pictures in, access units out (Annex B, or length-prefixed as the packet says).
 ///
 /// Backends: `X264Encoder` (libx264, Linux) and, on Apple platforms, VideoToolbox. An encoder is a single-owner
 /// object: use it from one actor or thread.
