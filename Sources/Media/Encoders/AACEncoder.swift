@@ -7,16 +7,14 @@ import CVOAACEnc
 /// glib …) that the dynamic loader maps and relocates: ~16 MB of a broadcaster's resident memory for an audio
 /// encoder, against ~1 MB for this one. It is also about three times cheaper in CPU.
 ///
-/// Takes interleaved Float32 PCM in chunks of any size, converts it to the 16-bit interleaved frames the encoder
-/// wants, and encodes whenever 1024 samples per channel are collected: one packet per frame, none held back.
-/// Timestamps count samples from the first input sample; the encoder's delay (1024 samples of MDCT overlap plus 576
-/// of block-switching look-ahead) makes the first packet start at -1600. `flush()` encodes the short last frame
-/// (zero-padded) and the silent frames that push the delayed samples out.
+/// Takes interleaved Float32 PCM in chunks of any size, gathers it into frames (`AACFrameBuffer`), converts each to
+/// the 16-bit interleaved frame the encoder wants, and encodes whenever 1024 samples per channel are collected: one
+/// packet per frame, none held back. Timestamps count samples from the first input sample; the encoder's delay (1024
+/// samples of MDCT overlap plus 576 of block-switching look-ahead) makes the first packet start at -1600. `flush()`
+/// encodes the short last frame (zero-padded) and the silent frames that push the delayed samples out.
 ///
 /// Owns its encoder handle; not `Sendable`: use it from one actor or thread.
 public final class AACEncoder: AudioEncoder {
-    /// Samples per channel in one AAC-LC frame.
-    private static let samplesPerFrame = 1024
     /// The encoder's delay in samples: the first packet decodes to this many samples before the first input sample.
     private static let encoderDelay = 1600
     /// Bytes of output room per channel: an AAC frame carries at most 6144 bits per channel (ISO 14496-3 §4.5.3.2).
@@ -30,22 +28,18 @@ public final class AACEncoder: AudioEncoder {
     /// The AudioSpecificConfig, e.g. `11 90` for 48 kHz stereo AAC-LC.
     public let audioSpecificConfig: [UInt8]
     /// Samples per channel in one AAC frame (1024).
-    public let frameSize: Int = AACEncoder.samplesPerFrame
+    public let frameSize: Int = AACFrameBuffer.samplesPerFrame
     /// Samples the decoder output runs ahead of the input (1600 for this encoder): the first packet's pts is minus
     /// this value.
     public let primingSamples: Int = AACEncoder.encoderDelay
 
     private var api = VO_AUDIO_CODECAPI()
     private let handle: VO_HANDLE
-    /// One frame of interleaved 16-bit input, filled across `encode` calls.
+    /// The frame being gathered, and the packets' timing.
+    private var frames: AACFrameBuffer
+    /// One frame of interleaved 16-bit input, converted from `frames` for each encode.
     private var input: [Int16]
     private var output: [UInt8]
-    /// Samples per channel already written into `input`.
-    private var filled = 0
-    /// Samples per channel received so far.
-    private var samplesIn: Int64 = 0
-    /// Frames given to the encoder so far.
-    private var framesSent: Int64 = 0
     private var finished = false
 
     /// Opens an encoder.
@@ -77,7 +71,8 @@ public final class AACEncoder: AudioEncoder {
         self.handle = handle
         audioSpecificConfig = Self.audioSpecificConfig(sampleRate: configuration.sampleRate,
                                                        channels: configuration.channels)
-        input = [Int16](repeating: 0, count: Self.samplesPerFrame * configuration.channels)
+        frames = AACFrameBuffer(channels: configuration.channels, primingSamples: Self.encoderDelay)
+        input = [Int16](repeating: 0, count: AACFrameBuffer.samplesPerFrame * configuration.channels)
         output = [UInt8](repeating: 0, count: Self.maximumFrameBytesPerChannel * configuration.channels)
     }
 
@@ -98,22 +93,10 @@ public final class AACEncoder: AudioEncoder {
                 + "\(channels)-channel sample frames; pass complete sample frames")
         }
         var packets: [EncodedAudioPacket] = []
-        let total = samples.count / channels
-        samplesIn += Int64(total)
-        var consumed = 0
-        while consumed < total {
-            let count = min(Self.samplesPerFrame - filled, total - consumed)
-            input.withUnsafeMutableBufferPointer { destination in
-                var target = filled * channels
-                for index in (consumed * channels)..<((consumed + count) * channels) {
-                    let scaled = (samples[index] * 32767).rounded()
-                    destination[target] = Int16(max(-32768, min(32767, scaled)))
-                    target += 1
-                }
-            }
-            filled += count
-            consumed += count
-            if filled == Self.samplesPerFrame {
+        var offset = 0
+        while offset < samples.count {
+            offset += frames.fill(from: samples, at: offset)
+            if frames.isFull {
                 packets.append(try encodeFrame())
             }
         }
@@ -128,14 +111,8 @@ public final class AACEncoder: AudioEncoder {
         guard !finished else { return [] }
         finished = true
         var packets: [EncodedAudioPacket] = []
-        let frame = Int64(Self.samplesPerFrame)
         // Packet k decodes to samples [k * 1024 - 1600, k * 1024 - 576): send frames until the input is covered.
-        let framesNeeded = (samplesIn + Int64(Self.encoderDelay) + frame - 1) / frame
-        while framesSent < framesNeeded {
-            input.withUnsafeMutableBufferPointer { buffer in
-                for index in (filled * configuration.channels)..<buffer.count { buffer[index] = 0 }
-            }
-            filled = Self.samplesPerFrame
+        while frames.padLastFrame(coveringPriming: true) {
             packets.append(try encodeFrame())
         }
         return packets
@@ -151,10 +128,19 @@ public final class AACEncoder: AudioEncoder {
         return [UInt8(bits >> 8), UInt8(bits & 0xFF)]
     }
 
-    /// Encodes the full `input` frame into one packet.
+    /// Encodes the full frame of `frames` into one packet.
     private func encodeFrame() throws -> EncodedAudioPacket {
-        let pts = framesSent * Int64(Self.samplesPerFrame) - Int64(Self.encoderDelay)
+        let (pts, duration) = frames.timePacket()
         let summary = configuration.summary
+        frames.withFrame { samples in
+            input.withUnsafeMutableBufferPointer { destination in
+                for index in 0..<samples.count {
+                    let scaled = (samples[index] * 32767).rounded()
+                    destination[index] = Int16(max(-32768, min(32767, scaled)))
+                }
+            }
+        }
+        frames.startNextFrame()
         let length = try input.withUnsafeMutableBytes { pcm in
             var buffer = VO_CODECBUFFER(Buffer: pcm.baseAddress?.assumingMemoryBound(to: UInt8.self),
                                         Length: UInt(pcm.count), Time: 0)
@@ -172,9 +158,6 @@ public final class AACEncoder: AudioEncoder {
                 return Int(packet.Length)
             }
         }
-        framesSent += 1
-        filled = 0
-        let duration = max(0, min(Int64(Self.samplesPerFrame), samplesIn - pts))
         return EncodedAudioPacket(data: Array(output.prefix(length)), pts: pts, duration: duration,
                                   sampleRate: configuration.sampleRate)
     }
