@@ -178,8 +178,10 @@ let package = Package(
                 swiftSettings: strict),
         // The output layer both platforms run (the iOS extension links it): send queues and their drop policy,
         // adaptive bitrate, reconnects, the per-destination outputs over `MediaSink` (RTMP over any byte stream, an
-        // FLV file), statistics, status text. No C module, no capture, no Transport.
-        .target(name: "Engine", dependencies: ["StreamCore", "FLV", "Recording", "Publisher", "Locking"],
+        // FLV file), statistics, status text, and the encode driver over the Encoders protocols and Media's mixer.
+        // No C module of its own, no capture, no Transport.
+        .target(name: "Engine", dependencies: ["StreamCore", "FLV", "Recording", "Publisher", "Locking", "Encoders",
+                                            "Media"],
                 swiftSettings: strict),
         // Linux's broadcaster: sources (test patterns, X11, PulseAudio, V4L2/Y4M) → PiP → x264/AAC on a real-time
         // thread → the engine.
@@ -292,7 +294,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "EngineTests",
                     dependencies: ["Engine", "Publisher", "FLV", "StreamCore", "IngestServer", "Locking",
-                                   "TestSupport"],
+                                   "TestSupport", "Encoders"],
                     swiftSettings: strict),
         .testTarget(name: "CaptureTests",
                     dependencies: ["Capture", "TestSupport", "CV4L2", "Locking", "Media"],
