@@ -44,3 +44,33 @@ struct LinkErrorTests {
         #expect(!PublishError(.messageTooLarge, "a 17 MB frame").isTransient)
     }
 }
+
+/// Network.framework's errors by domain and code, as the iOS shell's `NetworkStream` hands them over.
+struct LinkErrorNetworkTests {
+    @Test(arguments: [
+        // (domain, code, kind, words of the message)
+        (LinkError.NetworkDomain.posix, POSIXErrorCode.ECONNREFUSED.rawValue, LinkError.Kind.refused,
+         "live.example:1935: "),
+        (.posix, POSIXErrorCode.ETIMEDOUT.rawValue, .timedOut, "live.example:1935: "),
+        (.posix, POSIXErrorCode.ENETUNREACH.rawValue, .unreachable, "live.example:1935: "),
+        (.posix, POSIXErrorCode.ECONNRESET.rawValue, .closed, "live.example:1935: "),
+        (.posix, -1, .closed, "live.example:1935: "),                   // no such POSIX code
+        (.dns, -65554, .dns, "cannot resolve live.example:1935: "),     // kDNSServiceErr_NoSuchRecord
+        (.tls, -9807, .tls, "TLS with live.example:1935 failed: "),     // errSSLXCertChainInvalid
+        (.unknown, 0, .closed, "live.example:1935: "),
+    ])
+    func domainAndCodeDecideTheKind(_ domain: LinkError.NetworkDomain, _ code: Int32, _ kind: LinkError.Kind,
+                                    _ words: String) {
+        let error = LinkError(domain: domain, code: code, detail: "the error", endpoint: "live.example:1935")
+        #expect(error.kind == kind)
+        #expect(error.description == words + "the error")
+    }
+
+    @Test(arguments: LinkError.NetworkDomain.allCases)
+    func anUnsatisfiedPathIsNoPathWhateverTheError(_ domain: LinkError.NetworkDomain) {
+        let error = LinkError(domain: domain, code: POSIXErrorCode.ECONNREFUSED.rawValue, detail: "the error",
+                              endpoint: "live.example:1935", pathUnsatisfied: true)
+        #expect(error.kind == .noPath)
+        #expect(error.description == "no network path to live.example:1935: the error")
+    }
+}
