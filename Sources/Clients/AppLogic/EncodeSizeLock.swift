@@ -47,6 +47,20 @@ public struct EncodeSizeLock: Sendable, Hashable {
     /// Whether frames must be rotated (or mirrored) before encoding; an upright frame can pass through.
     public var needsRotation: Bool { orientation != .up }
 
+    /// The screen's pixels per point as its frames tell it, for the broadcast extension, which has no screen to ask
+    /// (`UITraitCollection.current.displayScale` is 0 outside a window scene, issue 35 defect 7).
+    ///
+    /// Every device iOS 26 runs on is 2 or 3: 3 on the iPhones with a long screen at least 1000 pixels wide (iPhone
+    /// 12 mini to 17 Pro Max, whose native 2.88 is within 4 %), 2 on the iPhone SE and 11 (750 and 828 pixels wide,
+    /// 16:9 and longer) and on every iPad (3:2 or squarer, however wide). A device the rule misjudges gets an
+    /// overlay inset of 16 or 36 pt instead of 24, not a broken frame.
+    public var estimatedScreenScale: Double {
+        let short = min(screen.width, screen.height)
+        let long = max(screen.width, screen.height)
+        let isPhone = long * 10 >= short * 17
+        return isPhone && short >= 1000 ? 3 : 2
+    }
+
     /// Pixels per point of the encoded frame, for the overlay's 24 pt inset: the screen's scale times the encode
     /// width over the screen width.
     /// - Parameter screenScale: the screen's pixels per point.

@@ -38,6 +38,23 @@ public struct FacecamOverlay: Sendable, Hashable {
         mirrored = settings.cameraPosition == .front
     }
 
+    /// Where the camera picture goes: its extent fitted to the overlay's size, flipped left to right inside it when
+    /// `mirrored` (x → width − x), then moved to the overlay's corner.
+    /// - Parameters:
+    ///   - extentX: the camera image's extent (`CIImage.extent`), left edge.
+    ///   - extentY: its bottom edge.
+    ///   - extentWidth: its width, above zero.
+    ///   - extentHeight: its height, above zero.
+    public func cameraTransform(extentX: Double = 0, extentY: Double = 0, extentWidth: Double,
+                                extentHeight: Double) -> ImageTransform {
+        let size = ImageTransform.fit(extentX: extentX, extentY: extentY, extentWidth: extentWidth,
+                                      extentHeight: extentHeight, width: Double(width), height: Double(height))
+        let mirror = mirrored
+            ? ImageTransform.scale(x: -1, y: 1).concatenating(.translation(x: Double(width), y: 0))
+            : .identity
+        return size.concatenating(mirror).concatenating(.translation(x: Double(x), y: Double(y)))
+    }
+
     private static func corner(_ corner: StreamSettings.PiPCorner) -> PiPCorner {
         switch corner {
         case .topLeft: return .topLeft

@@ -34,6 +34,34 @@ import StreamCore
         #expect(EncodeSizeLock.pixelSize(pointWidth: width, pointHeight: height, scale: scale) == expected)
     }
 
+    @Test(arguments: [
+        // (buffer width, height, UIKit's scale): ReplayKit's frames are the native screen
+        (750, 1334, 2.0),     // iPhone SE (2nd, 3rd generation)
+        (828, 1792, 2.0),     // iPhone 11
+        (1080, 2340, 3.0),    // iPhone 12 and 13 mini (native 2.88)
+        (1170, 2532, 3.0),    // iPhone 12 to 14, 16e
+        (1179, 2556, 3.0),    // iPhone 14 Pro to 16
+        (1206, 2622, 3.0),    // iPhone 16 Pro, 17
+        (1260, 2736, 3.0),    // iPhone Air
+        (1284, 2778, 3.0),    // iPhone 12 to 14 Pro Max, 14 Plus
+        (1290, 2796, 3.0),    // iPhone 15 Plus to 16 Plus, 14 to 15 Pro Max
+        (1320, 2868, 3.0),    // iPhone 16 and 17 Pro Max
+        (1488, 2266, 2.0),    // iPad mini (6th, 7th generation)
+        (1620, 2160, 2.0),    // iPad (9th generation)
+        (1640, 2360, 2.0),    // iPad (10th generation), iPad Air 11"
+        (1668, 2388, 2.0),    // iPad Pro 11"
+        (1668, 2420, 2.0),    // iPad Pro 11" (M4)
+        (2048, 2732, 2.0),    // iPad Pro 12.9", iPad Air 13"
+        (2064, 2752, 2.0),    // iPad Pro 13" (M4)
+    ])
+    func estimatesTheScaleFromTheScreen(_ width: Int, _ height: Int, _ scale: Double) {
+        for orientation in [ImageOrientation.up, .right] {
+            let lock = EncodeSizeLock(bufferWidth: width, bufferHeight: height, orientation: orientation,
+                                      quality: .p720)
+            #expect(lock.estimatedScreenScale == scale, "\(width) × \(height), \(orientation)")
+        }
+    }
+
     @Test func displayScaleFollowsTheDownscale() {
         let lock = EncodeSizeLock(bufferWidth: 1179, bufferHeight: 2556, orientation: .up, quality: .p720)
         #expect(abs(lock.displayScale(screenScale: 3) - 3.0 * 720 / 1179) < 1e-9)
