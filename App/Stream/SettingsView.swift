@@ -6,6 +6,7 @@ import SwiftUI
 struct SettingsView: View {
     @Bindable var model: SettingsModel
     @Environment(\.displayScale) private var displayScale
+    @State private var openedShow: OpenedShow?
 
     var body: some View {
         GeometryReader { geometry in
@@ -17,13 +18,14 @@ struct SettingsView: View {
                 audioSection
                 PiPSection(model: model)
                 BroadcastSection()
-                LiveShowsSection()
+                LiveShowsSection(opened: $openedShow)
                 if !model.warnings.isEmpty {
                     Section("Notes") {
                         ForEach(model.warnings, id: \.self) { Text($0).font(.footnote) }
                     }
                 }
             }
+            .navigationDestination(item: $openedShow) { opened in opened.screen }
         }
         .navigationTitle("Stream")
         .onChange(of: model.settings) { model.saveSettings() }

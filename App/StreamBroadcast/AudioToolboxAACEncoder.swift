@@ -3,19 +3,19 @@ import Encoders
 import FLV
 
 /// AAC-LC through AudioToolbox's `AudioConverter` (driven via `AVAudioConverter`), behind the Encoders module's
-/// `AudioEncoder` protocol: interleaved Float32 in, one raw AAC frame per 1024 samples out.
+/// `AudioEncoder` protocol: interleaved Float32 in, one raw AAC frame per 1024 samples out. The framing and the
+/// timestamps are the Encoders module's `AACFrameBuffer`, tested on Linux with libvo-aacenc.
 final class AudioToolboxAACEncoder: AudioEncoder {
     let configuration: AudioEncoderConfiguration
     let audioSpecificConfig: [UInt8]
-    let frameSize = 1024
+    let frameSize = AACFrameBuffer.samplesPerFrame
     let primingSamples: Int
     private let pcmFormat: AVAudioFormat
     private let aacFormat: AVAudioFormat
     private let converter: AVAudioConverter
     private let input: AVAudioPCMBuffer
     private let output: AVAudioCompressedBuffer
-    private var pending: [Float] = []
-    private var packetsOut: Int64 = 0
+    private var frames: AACFrameBuffer
     private var finished = false
 
     init(configuration: AudioEncoderConfiguration) throws {
@@ -40,7 +40,9 @@ final class AudioToolboxAACEncoder: AudioEncoder {
         self.input = input
         output = AVAudioCompressedBuffer(format: aac, packetCapacity: 1,
                                          maximumPacketSize: max(converter.maximumOutputPacketSize, 1536))
-        primingSamples = Int(converter.primeInfo.leadingFrames)
+        let priming = Int(converter.primeInfo.leadingFrames)
+        primingSamples = priming
+        frames = AACFrameBuffer(channels: configuration.channels, primingSamples: priming)
         self.configuration = configuration
         audioSpecificConfig = AudioSpecificConfig(sampleRate: configuration.sampleRate,
                                                   channelConfiguration: UInt8(configuration.channels)).encode()
@@ -52,12 +54,13 @@ final class AudioToolboxAACEncoder: AudioEncoder {
             throw EncoderError(.invalidInput, "\(samples.count) samples is not a whole number of "
                                    + "\(configuration.channels)-channel frames")
         }
-        pending.append(contentsOf: samples)
         var packets: [EncodedAudioPacket] = []
-        let chunk = frameSize * configuration.channels
-        while pending.count >= chunk {
-            packets += try convert(Array(pending[..<chunk]), endOfStream: false)
-            pending.removeFirst(chunk)
+        var offset = 0
+        while offset < samples.count {
+            offset += frames.fill(from: samples, at: offset)
+            if frames.isFull {
+                packets += try convert(endOfStream: false)
+            }
         }
         return packets
     }
@@ -66,32 +69,40 @@ final class AudioToolboxAACEncoder: AudioEncoder {
         guard !finished else { return [] }
         finished = true
         var packets: [EncodedAudioPacket] = []
-        if !pending.isEmpty {
-            let padded = pending + [Float](repeating: 0, count: frameSize * configuration.channels - pending.count)
-            packets += try convert(padded, endOfStream: false)
-            pending = []
+        // Only the short last frame is padded: AudioToolbox pushes its delayed samples out itself at the end of stream.
+        while frames.padLastFrame(coveringPriming: false) {
+            packets += try convert(endOfStream: false)
         }
-        return packets + (try convert([], endOfStream: true))
+        return packets + (try convert(endOfStream: true))
     }
 
-    /// Feeds one 1024-frame chunk (or the end of stream) and collects every packet the converter returns.
-    private func convert(_ chunk: [Float], endOfStream: Bool) throws -> [EncodedAudioPacket] {
-        if !chunk.isEmpty, let destination = input.floatChannelData?[0] {
-            chunk.withUnsafeBufferPointer { destination.update(from: $0.baseAddress!, count: chunk.count) }
-            input.frameLength = AVAudioFrameCount(chunk.count / configuration.channels)
+    /// Feeds the full frame, if there is one (else the end of stream when `endOfStream`), and collects every packet
+    /// the converter returns.
+    private func convert(endOfStream: Bool) throws -> [EncodedAudioPacket] {
+        let hasFrame = frames.isFull
+        if hasFrame {
+            if let destination = input.floatChannelData?[0] {
+                frames.withFrame { frame in destination.update(from: frame.baseAddress!, count: frame.count) }
+            }
+            input.frameLength = AVAudioFrameCount(frameSize)
+            frames.startNextFrame()
         }
-        var provided = chunk.isEmpty
+        // `AVAudioConverterInputBlock` is `@Sendable` (issue 35 defect 2), yet the converter pulls from it only inside
+        // `convert(to:error:withInputFrom:)`, on this thread, before that returns (AudioConverterFillComplexBuffer's
+        // model): no other thread ever sees the flag or the buffer, so they are opted out of the check.
+        nonisolated(unsafe) var provided = !hasFrame
+        nonisolated(unsafe) let buffer = input
         var packets: [EncodedAudioPacket] = []
         while true {
             var error: NSError?
-            let status = converter.convert(to: output, error: &error) { [input] _, inputStatus in
+            let status = converter.convert(to: output, error: &error) { _, inputStatus in
                 if provided {
                     inputStatus.pointee = endOfStream ? .endOfStream : .noDataNow
                     return nil
                 }
                 provided = true
                 inputStatus.pointee = .haveData
-                return input
+                return buffer
             }
             if status == .error {
                 throw EncoderError(.encodeFailed, "AudioToolbox AAC encoding failed: "
@@ -99,9 +110,9 @@ final class AudioToolboxAACEncoder: AudioEncoder {
             }
             guard output.packetCount > 0, output.byteLength > 0 else { break }
             let bytes = Array(UnsafeRawBufferPointer(start: output.data, count: Int(output.byteLength)))
-            packets.append(EncodedAudioPacket(data: bytes, pts: packetsOut * Int64(frameSize) - Int64(primingSamples),
-                                              duration: Int64(frameSize), sampleRate: configuration.sampleRate))
-            packetsOut += 1
+            let (pts, duration) = frames.timePacket()
+            packets.append(EncodedAudioPacket(data: bytes, pts: pts, duration: duration,
+                                              sampleRate: configuration.sampleRate))
             if status != .haveData { break }
         }
         return packets

@@ -25,25 +25,21 @@ final class BroadcastPipeline {
     private let audioEncoder: AudioToolboxAACEncoder
     private let appAudio: AudioFormatConverter
     private let micAudio: AudioFormatConverter
-    private let screenScale: Double
     private let onEnd: @Sendable (BroadcastState) -> Void
     private var routing: SampleRouting
     private var frameGate: FrameRateGate
     private var clock = MediaClock()
-    private var mixer: AudioMixer
     private var video: Video?
     /// Made with the first encoded frame: the headers need the encoder's parameter sets.
     private var engine: BroadcastEngine?
-    private var counters = EncodeCounters()
     private var lastVideoPts: Int64 = -1
-    private var audioBaseMilliseconds: UInt32?
 
     /// What is decided on the first screen frame and kept for the session.
     private struct Video {
         let lock: EncodeSizeLock
-        let encoder: VideoToolboxEncoder
+        /// The encode loop (the engine's, shared with the app's camera publisher) over this session's encoders.
+        let driver: EncodeDriver<VideoToolboxEncoder, AudioToolboxAACEncoder>
         let compositor: FrameCompositor?
-        let bitrateKbps: Int
     }
 
     /// Reads the settings snapshot and the credentials, re-applies the microphone, starts the facecam if it can run
@@ -80,9 +76,7 @@ final class BroadcastPipeline {
 
         routing = SampleRouting(includeAppAudio: settings.includeAppAudio,
                                 includeMicrophone: settings.capturesMicrophone)
-        mixer = AudioMixer(inputCount: routing.mixerInputs.count, channels: MemoryBudget.audioChannels)
         frameGate = FrameRateGate(framesPerSecond: settings.fps)
-        screenScale = UITraitCollection.current.displayScale
         guard let appAudio = AudioFormatConverter(), let micAudio = AudioFormatConverter() else {
             throw Failure(failure: .encoderFailed(detail: "no audio converter"))
         }
@@ -143,7 +137,7 @@ final class BroadcastPipeline {
             if let compositor = video.compositor {
                 // A nil result means the pool is exhausted: skip this frame rather than allocate.
                 guard let rendered = compositor.render(screen: pixels, camera: camera?.buffer) else {
-                    counters.framesSkippedLate += 1
+                    video.driver.counters.framesSkippedLate += 1
                     return
                 }
                 frame = rendered
@@ -159,37 +153,17 @@ final class BroadcastPipeline {
             return
         }
         lastVideoPts = Int64(milliseconds)
-        // What the engine asks before each frame: a keyframe for a new connection, a bitrate that fits the links.
-        if let engine {
-            if engine.takeKeyframeRequest() { video.encoder.forceKeyframe() }
-            if let kbps = engine.takeBitrateRequest() { try? video.encoder.setBitrate(kbps: kbps) }
-        }
+        let driver = video.driver
+        driver.counters.elapsedSeconds = Double(milliseconds) / 1000
         let started = ContinuousClock.now
-        let packets: [EncodedVideoPacket]
         do {
-            packets = try video.encoder.encode(frame, pts: Int64(milliseconds))
+            try driver.encodePicture { try $0.encode(frame, pts: Int64(milliseconds)) }
+        } catch let failure as Failure {
+            throw failure   // the engine could not be made from the encoder's headers
         } catch {
             throw Failure(failure: .encoderFailed(detail: "\(error)"))
         }
-        counters.videoWorkSeconds += started.duration(to: .now) / .seconds(1)
-        for packet in packets {
-            let current: BroadcastEngine
-            if let engine {
-                current = engine
-            } else if let started = try startEngine(video) {
-                current = started
-            } else {
-                return
-            }
-            let tag = FLVTag(video: .frame(AnnexB.lengthPrefixed(packet.data), isKeyFrame: packet.isKeyframe),
-                             timestamp: UInt32(truncatingIfNeeded: packet.pts))
-            current.submit(tag)
-            counters.framesEncoded += 1
-            counters.videoBytes += packet.data.count
-        }
-        counters.videoBitrateKbps = video.encoder.configuration.bitrateKbps
-        counters.elapsedSeconds = Double(milliseconds) / 1000
-        engine?.publish(counters)
+        driver.counters.videoWorkSeconds += started.duration(to: .now) / .seconds(1)
     }
 
     /// Locks size and orientation from the first frame, at the quality the memory budget allows.
@@ -215,30 +189,36 @@ final class BroadcastPipeline {
             throw Failure(failure: .encoderFailed(detail: "\(error)"))
         }
         let needsCompositor = facecam != nil || lock.needsRotation
+        // The scale comes from the frame's size: an extension has no screen to ask, and
+        // `UITraitCollection.current.displayScale` is 0 there (issue 35 defect 7), which made the 24 pt inset 0 px.
         let compositor = needsCompositor
-            ? FrameCompositor(lock: lock, settings: settings, screenScale: screenScale) : nil
-        let video = Video(lock: lock, encoder: encoder, compositor: compositor,
-                          bitrateKbps: effective.videoBitrateKbps)
+            ? FrameCompositor(lock: lock, settings: settings, screenScale: lock.estimatedScreenScale) : nil
+        let bitrateKbps = effective.videoBitrateKbps
+        // Unowned: the driver is this pipeline's, and calls back only inside its `encodePicture`.
+        let driver = EncodeDriver(video: encoder, audio: audioEncoder, mixerInputs: routing.mixerInputs.count) {
+            [unowned self] sets in try self.startEngine(sets, lock: lock, bitrateKbps: bitrateKbps)
+        }
+        let video = Video(lock: lock, driver: driver, compositor: compositor)
         self.video = video
         return video
     }
 
     /// The first frame is encoded: with its parameter sets the headers exist, so the engine starts connecting
-    /// (its queue holds this first keyframe meanwhile). Returns nil until the encoder has given its SPS and PPS.
-    private func startEngine(_ video: Video) throws(Failure) -> BroadcastEngine? {
-        guard let sets = video.encoder.parameterSets else { return nil }
+    /// (its queue holds this first keyframe meanwhile).
+    private func startEngine(_ sets: H264ParameterSets, lock: EncodeSizeLock,
+                             bitrateKbps: Int) throws(Failure) -> BroadcastEngine? {
         let headers: StreamHeaders
         do {
             headers = try StreamHeaders(
-                width: video.lock.size.width, height: video.lock.size.height, framesPerSecond: settings.fps,
-                videoBitrateKbps: video.bitrateKbps, audioBitrateKbps: settings.audioBitrateKbps,
+                width: lock.size.width, height: lock.size.height, framesPerSecond: settings.fps,
+                videoBitrateKbps: bitrateKbps, audioBitrateKbps: settings.audioBitrateKbps,
                 audioSampleRate: MemoryBudget.audioSampleRate, sps: sets.sps, pps: sets.pps,
                 audioSpecificConfig: audioEncoder.audioSpecificConfig)
         } catch {
             throw Failure(failure: .encoderFailed(detail: "the encoders produced unusable headers: \(error)"))
         }
         let sink = RTMPSink(url: credentials.url, streamKey: credentials.streamKey, connector: NetworkConnector())
-        let configuration = BroadcastEngine.Configuration(videoBitrateKbps: video.bitrateKbps,
+        let configuration = BroadcastEngine.Configuration(videoBitrateKbps: bitrateKbps,
                                                           audioBitrateKbps: settings.audioBitrateKbps,
                                                           adaptiveBitrate: settings.adaptiveBitrate)
         guard let engine = try? BroadcastEngine(outputs: [BroadcastOutput(sink: sink)], headers: headers,
@@ -286,29 +266,15 @@ final class BroadcastPipeline {
 
     private func handleAudio(_ sample: CMSampleBuffer, source: SampleRouting.AudioSource,
                              seconds: Double) throws(Failure) {
-        guard let input = routing.mixerInput(of: source) else { return }
+        // Before the first screen frame there is no stream to put the sound in (the driver drops it until the engine
+        // exists, too).
+        guard let input = routing.mixerInput(of: source), let driver = video?.driver else { return }
         let converter = source == .app ? appAudio : micAudio
-        mixer.append(converter.convert(sample), toInput: input)
-        // Audio waits for the engine (the first video frame): there is no stream to put it in before.
-        guard let engine else {
-            while mixer.mix(frames: audioEncoder.frameSize) != nil {}
-            return
-        }
-        if audioBaseMilliseconds == nil { audioBaseMilliseconds = clock.milliseconds(atSeconds: seconds) }
-        let base = audioBaseMilliseconds ?? 0
-        while let mixed = mixer.mix(frames: audioEncoder.frameSize) {
-            let packets: [EncodedAudioPacket]
-            do {
-                packets = try audioEncoder.encode(interleaved: mixed)
-            } catch {
-                throw Failure(failure: .encoderFailed(detail: "\(error)"))
-            }
-            for packet in packets {
-                let offset = UInt32(truncatingIfNeeded: max(packet.ptsMilliseconds, 0))
-                engine.submit(FLVTag(audio: .frame(packet.data), timestamp: base &+ offset))
-                counters.audioFramesEncoded += 1
-                counters.audioBytes += packet.data.count
-            }
+        converter.convert(sample) { driver.append($0, toInput: input) }
+        do {
+            try driver.encodeSound(startingAt: clock.milliseconds(atSeconds: seconds))
+        } catch {
+            throw Failure(failure: .encoderFailed(detail: "\(error)"))
         }
     }
 }

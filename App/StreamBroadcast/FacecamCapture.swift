@@ -63,11 +63,11 @@ final class FacecamCapture: NSObject, AVCaptureVideoDataOutputSampleBufferDelega
     }
 
     func start() {
-        queue.async { [session] in session.startRunning() }
+        queue.async { [self] in session.startRunning() }
     }
 
     func stop() {
-        queue.async { [session] in session.stopRunning() }
+        queue.async { [self] in session.stopRunning() }
         state.withLock { $0.latest = nil }
     }
 

@@ -1,13 +1,15 @@
 import AppLogic
 import CoreImage
+import CoreImage.CIFilterBuiltins
 import CoreVideo
 import ImageIO
 import Metal
 import StreamCore
 
 /// Renders each screen frame at the locked encode size, upright in the locked orientation, with the facecam on top
-/// when there is a camera frame. One Metal-backed `CIContext` and one `CVPixelBufferPool` are made per broadcast;
-/// nothing is allocated per frame beyond Core Image's lightweight image recipes.
+/// when there is a camera frame. One Metal-backed `CIContext`, one `CVPixelBufferPool`, one colour space and one
+/// mask filter are made per broadcast, and the rounded mask once per overlay rectangle; nothing is allocated per
+/// frame beyond Core Image's lightweight image recipes. Used from one thread (a `CIFilter` is mutable).
 final class FrameCompositor {
     let lock: EncodeSizeLock
     private let settings: StreamSettings
@@ -15,6 +17,10 @@ final class FrameCompositor {
     private let context: CIContext
     private let pool: CVPixelBufferPool
     private let poolLimit: CFDictionary
+    private let colorSpace: CGColorSpace
+    private let blend = CIFilter.blendWithMask()
+    /// The rounded mask for the last overlay rectangle: the camera's size, hence the rectangle, rarely changes.
+    private var mask: (overlay: FacecamOverlay, image: CIImage)?
 
     /// - Parameters:
     ///   - lock: the locked size and orientation.
@@ -26,6 +32,8 @@ final class FrameCompositor {
         self.settings = settings
         self.screenScale = screenScale
         context = CIContext(mtlDevice: device, options: [.cacheIntermediates: false, .name: "Stream compositor"])
+        guard let colorSpace = CGColorSpace(name: CGColorSpace.sRGB) else { return nil }
+        self.colorSpace = colorSpace
         let attributes: [String: Any] = [
             kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
             kCVPixelBufferWidthKey as String: lock.size.width,
@@ -55,9 +63,12 @@ final class FrameCompositor {
         guard status == kCVReturnSuccess, let output else { return nil }
 
         let size = lock.size
-        var image = fit(CIImage(cvPixelBuffer: screen)
-            .oriented(CGImagePropertyOrientation(rawValue: lock.orientation.rawValue) ?? .up),
-                        width: Double(size.width), height: Double(size.height))
+        let upright = CIImage(cvPixelBuffer: screen)
+            .oriented(CGImagePropertyOrientation(rawValue: lock.orientation.rawValue) ?? .up)
+        let extent = upright.extent
+        var image = upright.transformed(by: CGAffineTransform(ImageTransform.fit(
+            extentX: extent.minX, extentY: extent.minY, extentWidth: extent.width, extentHeight: extent.height,
+            width: Double(size.width), height: Double(size.height))))
         if let camera {
             let overlay = FacecamOverlay(frame: size, cameraWidth: CVPixelBufferGetWidth(camera),
                                          cameraHeight: CVPixelBufferGetHeight(camera), settings: settings,
@@ -65,35 +76,42 @@ final class FrameCompositor {
             image = composite(camera: camera, overlay: overlay, over: image)
         }
         context.render(image, to: output, bounds: CGRect(x: 0, y: 0, width: size.width, height: size.height),
-                       colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+                       colorSpace: colorSpace)
+        // The reused filter would otherwise hold this frame's screen and camera buffers until the next frame, and
+        // ReplayKit's surfaces count against the extension's memory.
+        blend.inputImage = nil
+        blend.backgroundImage = nil
         return output
     }
 
-    /// Scales an image so its extent fills `width` × `height` at the origin.
-    private func fit(_ image: CIImage, width: Double, height: Double) -> CIImage {
+    private func composite(camera: CVPixelBuffer, overlay: FacecamOverlay, over background: CIImage) -> CIImage {
+        let image = CIImage(cvPixelBuffer: camera)
         let extent = image.extent
-        return image
-            .transformed(by: CGAffineTransform(translationX: -extent.minX, y: -extent.minY))
-            .transformed(by: CGAffineTransform(scaleX: width / extent.width, y: height / extent.height))
+        let picture = image.transformed(by: CGAffineTransform(overlay.cameraTransform(
+            extentX: extent.minX, extentY: extent.minY, extentWidth: extent.width, extentHeight: extent.height)))
+        guard let mask = roundedMask(overlay) else { return picture.composited(over: background) }
+        blend.inputImage = picture
+        blend.backgroundImage = background
+        blend.maskImage = mask
+        return blend.outputImage ?? picture.composited(over: background)
     }
 
-    private func composite(camera: CVPixelBuffer, overlay: FacecamOverlay, over background: CIImage) -> CIImage {
-        var picture = fit(CIImage(cvPixelBuffer: camera), width: Double(overlay.width), height: Double(overlay.height))
-        if overlay.mirrored {
-            picture = picture.transformed(by: CGAffineTransform(scaleX: -1, y: 1)
-                .translatedBy(x: -Double(overlay.width), y: 0))
-        }
-        picture = picture.transformed(by: CGAffineTransform(translationX: Double(overlay.x), y: Double(overlay.y)))
-        let rect = CGRect(x: overlay.x, y: overlay.y, width: overlay.width, height: overlay.height)
-        let mask = CIFilter(name: "CIRoundedRectangleGenerator", parameters: [
-            "inputExtent": CIVector(cgRect: rect),
-            "inputRadius": overlay.cornerRadius,
-            "inputColor": CIColor.white,
-        ])?.outputImage
-        guard let mask else { return picture.composited(over: background) }
-        return picture.applyingFilter("CIBlendWithMask", parameters: [
-            kCIInputBackgroundImageKey: background,
-            kCIInputMaskImageKey: mask,
-        ])
+    /// The white rounded rectangle the camera picture is cut to, made again only when the rectangle changes.
+    private func roundedMask(_ overlay: FacecamOverlay) -> CIImage? {
+        if let mask, mask.overlay == overlay { return mask.image }
+        let generator = CIFilter.roundedRectangleGenerator()
+        generator.extent = CGRect(x: overlay.x, y: overlay.y, width: overlay.width, height: overlay.height)
+        generator.radius = Float(overlay.cornerRadius)
+        generator.color = CIColor.white
+        guard let image = generator.outputImage else { return nil }
+        mask = (overlay, image)
+        return image
+    }
+}
+
+private extension CGAffineTransform {
+    /// The same six terms: AppLogic's `ImageTransform` uses Core Graphics' conventions.
+    init(_ transform: ImageTransform) {
+        self.init(a: transform.a, b: transform.b, c: transform.c, d: transform.d, tx: transform.tx, ty: transform.ty)
     }
 }

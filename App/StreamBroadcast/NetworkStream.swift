@@ -14,22 +14,19 @@ struct NetworkConnector: ByteStreamConnector {
     }
 }
 
-/// One `NWConnection`. Writes are counted until Network.framework has processed them (`queuedBytes`); reads and
-/// waits are continuations resumed from the connection's callbacks. Every decision about what an error means is
-/// `LinkError.kind(posix:)` and the client's, tested on Linux.
+/// One `NWConnection`. Who waits for what, and what each callback wakes, is Publisher's `ByteStreamMachine`,
+/// tested on Linux; this class only starts the transport's calls and resumes the continuations the machine names.
 final class NetworkStream: ByteStream {
     let endpoint: String
     private let connection: NWConnection
     private let queue = DispatchQueue(label: "com.joeblau.Stream.rtmp")
-    private let state = Mutex(State())
+    private let machine: Mutex<ByteStreamMachine<Waiter>>
 
-    private struct State {
-        var queued = 0
-        var failure: LinkError?
-        var closed = false
-        var opened: CheckedContinuation<Void, any Error>?
-        var reader: CheckedContinuation<[UInt8]?, any Error>?
-        var drainWaiters: [(threshold: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    /// A caller waiting: `open`'s, `read`'s or `waitForDrain`'s continuation.
+    private enum Waiter {
+        case open(CheckedContinuation<Void, any Error>)
+        case read(CheckedContinuation<[UInt8]?, any Error>)
+        case drain(CheckedContinuation<Void, any Error>)
     }
 
     /// The largest read.
@@ -37,6 +34,7 @@ final class NetworkStream: ByteStream {
 
     init(url: IngestURL) {
         endpoint = "\(url.hostForURL):\(url.port)"
+        machine = Mutex(ByteStreamMachine(endpoint: endpoint))
         let port = NWEndpoint.Port(rawValue: UInt16(clamping: url.port)) ?? (url.usesTLS ? 443 : 1935)
         connection = NWConnection(host: NWEndpoint.Host(url.host), port: port, using: url.usesTLS ? .tls : .tcp)
     }
@@ -45,65 +43,43 @@ final class NetworkStream: ByteStream {
     func open(timeout: Duration) async throws(LinkError) {
         try await linkErrors {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                state.withLock { $0.opened = continuation }
+                resume(machine.withLock { $0.opening(.open(continuation)) })
                 connection.stateUpdateHandler = { [weak self] state in self?.changed(state) }
                 connection.start(queue: queue)
-                let seconds = Double(timeout.components.seconds)
-                queue.asyncAfter(deadline: .now() + seconds) { [weak self] in
-                    guard let self, state.withLock({ $0.opened != nil }) else { return }
+                queue.asyncAfter(deadline: .now() + timeout.fractionalSeconds) { [weak self] in
+                    guard let self, machine.withLock({ $0.isOpening }) else { return }
                     fail(LinkError(.timedOut, "connecting to \(endpoint) timed out"))
                 }
             }
         }
     }
 
-    var queuedBytes: Int { state.withLock { $0.queued } }
+    var queuedBytes: Int { machine.withLock { $0.queuedBytes } }
 
     func write(_ bytes: [UInt8]) throws(LinkError) {
-        let refusal = state.withLock { state -> LinkError? in
-            if let failure = state.failure { return failure }
-            if state.closed { return LinkError(.closed, "the connection to \(endpoint) is closed") }
-            state.queued += bytes.count
-            return nil
-        }
-        if let refusal { throw refusal }
+        if let refusal = machine.withLock({ $0.write(count: bytes.count) }) { throw refusal }
         connection.send(content: Data(bytes), completion: .contentProcessed { [weak self] error in
-            if let error { self?.fail(LinkError(error, endpoint: self?.endpoint ?? "")) }
-            self?.dequeued(bytes.count)
+            guard let self else { return }
+            if let error { fail(LinkError(error, endpoint: endpoint)) }
+            resume(machine.withLock { $0.processed(count: bytes.count) })
         })
     }
 
     func read() async throws(LinkError) -> [UInt8]? {
         try await linkErrors {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8]?, any Error>) in
-                let now = state.withLock { state -> Result<[UInt8]?, LinkError>? in
-                    if let failure = state.failure { return .failure(failure) }
-                    if state.closed { return .success(nil) }
-                    state.reader = continuation
-                    return nil
-                }
-                if let now {
-                    continuation.resume(with: now.mapError { $0 as any Error })
+                let now = machine.withLock { $0.reading(.read(continuation)) }
+                if !now.isEmpty {
+                    resume(now)
                     return
                 }
                 connection.receive(minimumIncompleteLength: 1, maximumLength: Self.readSize) { [weak self] data, _,
                                                                                                done, error in
                     guard let self else { return }
-                    let reader = state.withLock { state in
-                        defer { state.reader = nil }
-                        return state.reader
-                    }
-                    if let data, !data.isEmpty {
-                        reader?.resume(returning: [UInt8](data))
-                    } else if state.withLock({ $0.closed }) || done {
-                        reader?.resume(returning: nil)
-                    } else if let error {
-                        let failure = LinkError(error, endpoint: endpoint)
-                        fail(failure)
-                        reader?.resume(throwing: failure)
-                    } else {
-                        reader?.resume(returning: nil)
-                    }
+                    let bytes = data.map { [UInt8]($0) } ?? []
+                    let failure = error.map { LinkError($0, endpoint: endpoint) }
+                    resume(machine.withLock { $0.received(hasData: !bytes.isEmpty, done: done, error: failure) },
+                           bytes: bytes)
                 }
             }
         }
@@ -112,13 +88,7 @@ final class NetworkStream: ByteStream {
     func waitForDrain(below threshold: Int) async throws(LinkError) {
         try await linkErrors {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let now = state.withLock { state -> Result<Void, LinkError>? in
-                    if let failure = state.failure { return .failure(failure) }
-                    if state.queued < threshold { return .success(()) }
-                    state.drainWaiters.append((threshold, continuation))
-                    return nil
-                }
-                if let now { continuation.resume(with: now.mapError { $0 as any Error }) }
+                resume(machine.withLock { $0.drainWait(below: threshold, .drain(continuation)) })
             }
         }
     }
@@ -127,12 +97,7 @@ final class NetworkStream: ByteStream {
     func bytesAcknowledged() async -> Int? { nil }
 
     func close(flushTimeout: Duration) async {
-        let reader = state.withLock { state in
-            state.closed = true
-            defer { state.reader = nil }
-            return state.reader
-        }
-        reader?.resume(returning: nil)
+        resume(machine.withLock { $0.close() })
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = Once()
             let finish: @Sendable () -> Void = { [connection] in
@@ -142,7 +107,7 @@ final class NetworkStream: ByteStream {
             }
             connection.send(content: nil, contentContext: .finalMessage, isComplete: true,
                             completion: .contentProcessed { _ in finish() })
-            queue.asyncAfter(deadline: .now() + Double(flushTimeout.components.seconds)) { finish() }
+            queue.asyncAfter(deadline: .now() + flushTimeout.fractionalSeconds) { finish() }
         }
     }
 
@@ -151,10 +116,7 @@ final class NetworkStream: ByteStream {
     private func changed(_ newState: NWConnection.State) {
         switch newState {
         case .ready:
-            state.withLock { state in
-                defer { state.opened = nil }
-                return state.opened
-            }?.resume()
+            resume(machine.withLock { $0.ready() })
         case .waiting(let error):
             // A broadcast does not wait for the network to come back: the attempt fails now; the engine's
             // backoff decides when to try again.
@@ -170,52 +132,34 @@ final class NetworkStream: ByteStream {
         }
     }
 
-    private func dequeued(_ count: Int) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
-            state.queued -= count
-            var ready: [CheckedContinuation<Void, any Error>] = []
-            state.drainWaiters.removeAll { waiter in
-                guard state.queued < waiter.threshold else { return false }
-                ready.append(waiter.continuation)
-                return true
-            }
-            return ready
-        }
-        for continuation in ready { continuation.resume() }
-    }
-
     /// The first failure ends the stream: whoever waits hears of it.
     private func fail(_ error: LinkError) {
-        let (opened, reader, waiters) = state.withLock { state in
-            if state.failure == nil && !state.closed { state.failure = error }
-            defer {
-                state.opened = nil
-                state.reader = nil
-                state.drainWaiters = []
-            }
-            return (state.opened, state.reader, state.drainWaiters)
-        }
-        let failure = state.withLock { $0.failure } ?? error
-        opened?.resume(throwing: failure)
-        reader?.resume(throwing: failure)
-        for waiter in waiters { waiter.continuation.resume(throwing: failure) }
-        if opened != nil { connection.cancel() }
+        resume(machine.withLock { $0.fail(error) })
     }
-}
 
-extension LinkError {
-    /// The link error for a Network.framework error: POSIX codes through ``LinkError/kind(posix:)``, DNS and TLS
-    /// by their domain, an unsatisfied path as no path at all.
-    init(_ error: NWError, endpoint: String, pathUnsatisfied: Bool = false) {
-        if pathUnsatisfied {
-            self.init(.noPath, "no network path to \(endpoint): \(error)")
-            return
-        }
-        switch error {
-        case .posix(let code): self.init(LinkError.kind(posix: code), "\(endpoint): \(error)")
-        case .dns: self.init(.dns, "cannot resolve \(endpoint): \(error)")
-        case .tls: self.init(.tls, "TLS with \(endpoint) failed: \(error)")
-        @unknown default: self.init(.closed, "\(endpoint): \(error)")
+    /// Resumes what the machine returned, outside its lock; an open that failed also cancels the connection.
+    /// - Parameter bytes: a read's bytes, for a `.data` outcome.
+    private func resume(_ resumptions: [ByteStreamMachine<Waiter>.Resumption], bytes: [UInt8] = []) {
+        for (waiter, outcome) in resumptions {
+            switch (waiter, outcome) {
+            case (.open(let continuation), .ready), (.drain(let continuation), .ready):
+                continuation.resume()
+            case (.open(let continuation), .failure(let failure)):
+                continuation.resume(throwing: failure)
+                connection.cancel()
+            case (.drain(let continuation), .failure(let failure)):
+                continuation.resume(throwing: failure)
+            case (.read(let continuation), .data):
+                continuation.resume(returning: bytes)
+            case (.read(let continuation), .end), (.read(let continuation), .ready):
+                continuation.resume(returning: nil)
+            case (.read(let continuation), .failure(let failure)):
+                continuation.resume(throwing: failure)
+            // The machine never answers an open or a drain wait with data or an end; resumed so that none hangs.
+            case (.open(let continuation), .data), (.open(let continuation), .end),
+                 (.drain(let continuation), .data), (.drain(let continuation), .end):
+                continuation.resume()
+            }
         }
     }
 }
@@ -240,5 +184,28 @@ private func linkErrors<Result>(_ body: () async throws -> Result) async throws(
         throw error
     } catch {
         throw LinkError(.closed, "\(error)")
+    }
+}
+
+extension LinkError {
+    /// The link error for a Network.framework error: its domain and code, mapped by Publisher's tested table.
+    init(_ error: NWError, endpoint: String, pathUnsatisfied: Bool = false) {
+        let domain: LinkError.NetworkDomain
+        let code: Int32
+        switch error {
+        case .posix(let posix): (domain, code) = (.posix, posix.rawValue)
+        case .dns(let dns): (domain, code) = (.dns, dns)
+        case .tls(let status): (domain, code) = (.tls, status)
+        @unknown default: (domain, code) = (.unknown, 0)
+        }
+        self.init(domain: domain, code: code, detail: "\(error)", endpoint: endpoint, pathUnsatisfied: pathUnsatisfied)
+    }
+}
+
+private extension Duration {
+    /// The duration in seconds with its fraction (issue 35 defect 8: `components.seconds` alone made a 0.5 s flush
+    /// timeout 0).
+    var fractionalSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
     }
 }

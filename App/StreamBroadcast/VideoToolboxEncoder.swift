@@ -8,9 +8,11 @@ import VideoToolbox
 
 /// H.264 through VideoToolbox's hardware encoder, behind the Encoders module's `VideoEncoder` protocol.
 ///
-/// Real-time, no B-frames (pts = dts), at most `MemoryBudget.encoderFramesInFlight` frames held. Each `encode` waits
-/// for its frame (`VTCompressionSessionCompleteFrames`), so the protocol's synchronous contract holds. Screen frames
-/// of another size are scaled by VideoToolbox itself, which is what makes the no-PiP path a passthrough.
+/// Real-time, no B-frames (pts = dts), at most `MemoryBudget.encoderFramesInFlight` frames held. VideoToolbox delivers
+/// each frame on its own thread when it is done; `encode` hands it the picture and returns what was delivered since
+/// the last call (the protocol allows packets of earlier pictures), so the caller's thread never waits for the
+/// hardware. `flush` waits for the rest. Screen frames of another size are scaled by VideoToolbox itself, which is
+/// what makes the no-PiP path a passthrough.
 final class VideoToolboxEncoder: VideoEncoder {
     private(set) var configuration: VideoEncoderConfiguration
     private(set) var parameterSets: H264ParameterSets?
@@ -81,7 +83,8 @@ final class VideoToolboxEncoder: VideoEncoder {
         guard status == noErr else {
             throw EncoderError(.encodeFailed, "VideoToolbox refused a frame (OSStatus \(status))")
         }
-        VTCompressionSessionCompleteFrames(session, untilPresentationTimeStamp: time)
+        // No VTCompressionSessionCompleteFrames here: waiting for every frame held ReplayKit's thread, under the
+        // sample handler's lock, for the whole hardware encode (issue 35 defect 9).
         return drain()
     }
 
@@ -137,15 +140,12 @@ final class VideoToolboxEncoder: VideoEncoder {
         return outputs.map(\.packet)
     }
 
-    /// Converts VideoToolbox's length-prefixed output to the protocol's Annex B, with SPS and PPS on keyframes.
+    /// VideoToolbox's output as it is: NAL units after 4-byte lengths, the form an FLV tag carries, copied once out of
+    /// the block buffer, behind the SPS and PPS (in the same form) on a keyframe.
     private static func output(from sample: CMSampleBuffer) -> Output? {
         let time = CMSampleBufferGetPresentationTimeStamp(sample)
         let pts = time.isNumeric ? Int64((time.seconds * 1000).rounded()) : 0
         guard let block = CMSampleBufferGetDataBuffer(sample) else { return nil }
-        let length = CMBlockBufferGetDataLength(block)
-        var bytes = [UInt8](repeating: 0, count: length)
-        guard CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: length, destination: &bytes) == noErr,
-              var annexB = try? AnnexB.fromLengthPrefixed(bytes, lengthSize: 4) else { return nil }
         let attachments = CMSampleBufferGetSampleAttachmentsArray(sample, createIfNecessary: false)
             as? [[CFString: Any]]
         let isKeyframe = !((attachments?.first?[kCMSampleAttachmentKey_NotSync] as? Bool) ?? false)
@@ -153,9 +153,24 @@ final class VideoToolboxEncoder: VideoEncoder {
         if isKeyframe, let format = CMSampleBufferGetFormatDescription(sample),
            let sps = parameterSet(format, index: 0), let pps = parameterSet(format, index: 1) {
             sets = H264ParameterSets(sps: sps, pps: pps)
-            annexB = AnnexB.startCode + sps + AnnexB.startCode + pps + annexB
         }
-        let packet = EncodedVideoPacket(data: annexB, pts: pts, dts: pts, isKeyframe: isKeyframe)
+        let length = CMBlockBufferGetDataLength(block)
+        var data: [UInt8] = []
+        data.reserveCapacity(length + (sets.map { 8 + $0.sps.count + $0.pps.count } ?? 0))
+        if let sets {
+            for unit in [sets.sps, sets.pps] {
+                withUnsafeBytes(of: UInt32(unit.count).bigEndian) { data.append(contentsOf: $0) }
+                data.append(contentsOf: unit)
+            }
+        }
+        let start = data.count
+        data.append(contentsOf: repeatElement(0, count: length))
+        let status = data.withUnsafeMutableBytes { bytes in
+            CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: length, destination: bytes.baseAddress! + start)
+        }
+        guard status == kCMBlockBufferNoErr else { return nil }
+        let packet = EncodedVideoPacket(data: data, pts: pts, dts: pts, isKeyframe: isKeyframe,
+                                        framing: .lengthPrefixed)
         return Output(packet: packet, parameterSets: sets)
     }
 
@@ -198,5 +213,13 @@ final class VideoToolboxEncoder: VideoEncoder {
             }
         }
         return buffer
+    }
+}
+
+extension EncodedVideoPacket {
+    /// The NAL units as an AVC video tag carries them: as they are when length-prefixed (VideoToolbox's), converted
+    /// from Annex B otherwise.
+    var avcPayload: [UInt8] {
+        framing == .lengthPrefixed ? data : AnnexB.lengthPrefixed(data)
     }
 }

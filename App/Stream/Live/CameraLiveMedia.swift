@@ -3,6 +3,7 @@ import AppLogic
 import LiveProtocol
 import os
 import RealtimeCalls
+import StreamCore
 
 /// The iPhone's camera and microphone as a show's ``LiveMedia``: an `AVCaptureSession` for the preview, and on
 /// `publish` a ``CameraPublisher`` that encodes what it captures (VideoToolbox, AudioToolbox) into the engine's
@@ -67,7 +68,7 @@ final class CameraLiveMedia: NSObject, LiveMedia, @unchecked Sendable {
             defer { state.publisher = nil }
             return state.publisher
         }?.stop()
-        queue.async { [session] in session.stopRunning() }
+        queue.async { [self] in session.stopRunning() }
     }
 
     private func requestAccess(for type: AVMediaType) async throws(LiveStreamError) {
@@ -76,7 +77,8 @@ final class CameraLiveMedia: NSObject, LiveMedia, @unchecked Sendable {
         }
     }
 
-    /// Adds or removes the inputs for the switches and runs the session while either is on.
+    /// Adds or removes the inputs for the switches and runs the session while either is on, as `CaptureInputPlan`
+    /// decides.
     private func reconfigure() async throws(LiveStreamError) {
         let (camera, microphone) = state.withLock { ($0.camera, $0.microphone) }
         let failure: String? = await withCheckedContinuation { continuation in
@@ -90,27 +92,30 @@ final class CameraLiveMedia: NSObject, LiveMedia, @unchecked Sendable {
                     if session.canAddOutput(audioOutput) { session.addOutput(audioOutput) }
                     configured = true
                 }
+                let inputs = session.inputs.compactMap { $0 as? AVCaptureDeviceInput }
+                func mediaType(_ kind: CaptureInputPlan.Input) -> AVMediaType { kind == .video ? .video : .audio }
+                let present = Set(CaptureInputPlan.Input.allCases.filter { kind in
+                    inputs.contains { $0.device.hasMediaType(mediaType(kind)) }
+                })
+                let plan = CaptureInputPlan(camera: camera, microphone: microphone, present: present)
+                for kind in plan.remove {
+                    inputs.filter { $0.device.hasMediaType(mediaType(kind)) }.forEach(session.removeInput)
+                }
                 var failure: String?
-                for (type, wanted) in [(AVMediaType.video, camera), (.audio, microphone)] {
-                    let present = session.inputs.compactMap { $0 as? AVCaptureDeviceInput }
-                        .filter { $0.device.hasMediaType(type) }
-                    if !wanted { present.forEach(session.removeInput) }
-                    guard wanted, present.isEmpty else { continue }
-                    let device = type == .video
+                for kind in plan.add {
+                    let device = kind == .video
                         ? AVCaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front)
                         : AVCaptureDevice.default(for: .audio)
                     guard let device, let input = try? AVCaptureDeviceInput(device: device),
                           session.canAddInput(input) else {
-                        failure = "no usable \(type == .video ? "camera" : "microphone")"
+                        failure = "no usable \(kind == .video ? "camera" : "microphone")"
                         continue
                     }
                     session.addInput(input)
                 }
                 session.commitConfiguration()
-                if camera || microphone {
-                    if !session.isRunning { session.startRunning() }
-                } else if session.isRunning {
-                    session.stopRunning()
+                if plan.run != session.isRunning {
+                    if plan.run { session.startRunning() } else { session.stopRunning() }
                 }
                 continuation.resume(returning: failure)
             }

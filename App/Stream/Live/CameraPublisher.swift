@@ -22,13 +22,12 @@ final class CameraPublisher: @unchecked Sendable {
     private let settings: StreamSettings
     private let audioEncoder: AudioToolboxAACEncoder
     private let audioConverter: AudioFormatConverter
-    private var mixer: AudioMixer
     private var frameGate: FrameRateGate
     private var clock = MediaClock()
-    private var videoEncoder: VideoToolboxEncoder?
+    /// Made with the first picture, whose size the video encoder takes: the loop is the engine's `EncodeDriver`.
+    private var driver: EncodeDriver<VideoToolboxEncoder, AudioToolboxAACEncoder>?
     private var engine: BroadcastEngine?
     private var lastVideoPts: Int64 = -1
-    private var audioBase: UInt32?
 
     init(grant: PublishGrant, settings: StreamSettings) throws {
         do {
@@ -43,7 +42,6 @@ final class CameraPublisher: @unchecked Sendable {
         audioEncoder = try AudioToolboxAACEncoder(configuration: AudioEncoderConfiguration(
             sampleRate: MemoryBudget.audioSampleRate, channels: MemoryBudget.audioChannels,
             bitrateKbps: settings.audioBitrateKbps))
-        mixer = AudioMixer(inputCount: 1, channels: MemoryBudget.audioChannels)
         frameGate = FrameRateGate(framesPerSecond: settings.fps)
     }
 
@@ -62,44 +60,27 @@ final class CameraPublisher: @unchecked Sendable {
             return
         }
         lastVideoPts = Int64(milliseconds)
-        if videoEncoder == nil {
-            videoEncoder = try? VideoToolboxEncoder(configuration: VideoEncoderConfiguration(
-                width: CVPixelBufferGetWidth(pixels), height: CVPixelBufferGetHeight(pixels),
-                framesPerSecond: settings.fps, bitrateKbps: settings.videoBitrateKbps))
+        if driver == nil, let encoder = try? VideoToolboxEncoder(configuration: VideoEncoderConfiguration(
+            width: CVPixelBufferGetWidth(pixels), height: CVPixelBufferGetHeight(pixels),
+            framesPerSecond: settings.fps, bitrateKbps: settings.videoBitrateKbps)) {
+            // Unowned: the driver is this publisher's, and calls back only inside its `encodePicture`.
+            driver = EncodeDriver(video: encoder, audio: audioEncoder, mixerInputs: 1) { [unowned self] sets in
+                self.startEngine(sets, encoder: encoder)
+            }
         }
-        guard let encoder = videoEncoder else { return }
-        if let engine {
-            if engine.takeKeyframeRequest() { encoder.forceKeyframe() }
-            if let kbps = engine.takeBitrateRequest() { try? encoder.setBitrate(kbps: kbps) }
-        }
-        guard let packets = try? encoder.encode(pixels, pts: Int64(milliseconds)) else { return }
-        for packet in packets {
-            guard let engine = engine ?? startEngine(encoder) else { return }
-            engine.submit(FLVTag(video: .frame(AnnexB.lengthPrefixed(packet.data), isKeyFrame: packet.isKeyframe),
-                                 timestamp: UInt32(truncatingIfNeeded: packet.pts)))
-        }
+        try? driver?.encodePicture { try $0.encode(pixels, pts: Int64(milliseconds)) }
     }
 
     private func audio(_ sample: CMSampleBuffer, seconds: Double) {
-        mixer.append(audioConverter.convert(sample), toInput: 0)
-        guard let engine else {
-            while mixer.mix(frames: audioEncoder.frameSize) != nil {}
-            return
-        }
-        if audioBase == nil { audioBase = clock.milliseconds(atSeconds: seconds) }
-        while let mixed = mixer.mix(frames: audioEncoder.frameSize) {
-            guard let packets = try? audioEncoder.encode(interleaved: mixed) else { return }
-            for packet in packets {
-                let offset = UInt32(truncatingIfNeeded: max(packet.ptsMilliseconds, 0))
-                engine.submit(FLVTag(audio: .frame(packet.data), timestamp: (audioBase ?? 0) &+ offset))
-            }
-        }
+        // Before the first picture there is no stream to put the sound in.
+        guard let driver else { return }
+        audioConverter.convert(sample) { driver.append($0, toInput: 0) }
+        try? driver.encodeSound(startingAt: clock.milliseconds(atSeconds: seconds))
     }
 
     /// With the encoder's parameter sets the headers exist: the engine starts connecting to the grant's ingest.
-    private func startEngine(_ encoder: VideoToolboxEncoder) -> BroadcastEngine? {
-        guard let sets = encoder.parameterSets,
-              let headers = try? StreamHeaders(
+    private func startEngine(_ sets: H264ParameterSets, encoder: VideoToolboxEncoder) -> BroadcastEngine? {
+        guard let headers = try? StreamHeaders(
                 width: encoder.configuration.width, height: encoder.configuration.height,
                 framesPerSecond: settings.fps, videoBitrateKbps: settings.videoBitrateKbps,
                 audioBitrateKbps: settings.audioBitrateKbps, audioSampleRate: MemoryBudget.audioSampleRate,
