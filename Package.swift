@@ -27,7 +27,7 @@ let package = Package(
         // The pure codecs and state machines, for tools and fuzzing.
         .library(name: "StreamWire", targets: ["ByteIO", "Digest", "JSON", "AMF", "FLV", "MP4", "HLS", "RTMP", "HTTP",
                                                "WebSocket", "SDP", "ICE", "RTP", "WHIP", "LiveProtocol", "LiveShows",
-                                               "Identity", "StreamCore"]),
+                                               "Identity", "StreamCore", "Metrics"]),
         // What `stream serve` is made of: the RTMP ingest, HTTP and WebSocket, LL-HLS, live shows and their store.
         .library(name: "StreamServer", targets: ["Transport", "IngestServer", "HTTPServer", "LiveHLS", "ShowServer",
                                                  "SQLiteShowStore", "WebAssets"]),
@@ -97,6 +97,8 @@ let package = Package(
         .target(name: "RTP", dependencies: ["ByteIO"], swiftSettings: strict),
         // WHIP's HTTP exchange (RFC 9725) without I/O: the requests to send and what the responses mean.
         .target(name: "WHIP", swiftSettings: strict),
+        // Metrics as Prometheus's text exposition format (0.0.4): families, histograms, the writer.
+        .target(name: "Metrics", swiftSettings: strict),
 
         // MARK: IO: sockets on the epoll loop, TLS, DTLS-SRTP, files. No protocol decisions.
         // An FLV file on disk written tag by tag (whole tags, metadata patched at the end): both recorders use it.
@@ -265,6 +267,7 @@ let package = Package(
                                    .target(name: "COpus", condition: .when(platforms: [.linux]))],
                     swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "IdentityTests", dependencies: ["Identity", "JSON"], swiftSettings: strict),
         .testTarget(name: "LiveProtocolTests", dependencies: ["LiveProtocol"], swiftSettings: strict),
         .testTarget(name: "LiveShowsTests", dependencies: ["LiveShows", "LiveProtocol"], swiftSettings: strict),
@@ -329,7 +332,7 @@ let layers: [(name: String, targets: [String])] = [
     ("Base", ["ByteIO", "Digest", "JSON", "Locking", "StreamCore"]),
     // Pure codecs and state machines: no I/O, no Foundation, no Dispatch.
     ("Wire", ["AMF", "FLV", "MP4", "HLS", "RTMP", "HTTP", "WebSocket", "SDP", "ICE", "RTP", "WHIP", "LiveProtocol",
-              "LiveShows", "Identity"]),
+              "LiveShows", "Identity", "Metrics"]),
     // Sockets on the epoll loop, TLS, DTLS-SRTP, files.
     ("IO", ["Transport", "DTLS", "SRTP", "Recording"]),
     // Frames, encoders, capture devices.
