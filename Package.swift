@@ -151,7 +151,7 @@ let package = Package(
         // The live-show driver: shows on an event loop, the store on a worker thread, the ingest's key checks.
         .target(name: "ShowServer",
                 dependencies: ["LiveShows", "LiveProtocol", "Identity", "IngestServer", "HTTPServer", "WebSocket",
-                               "Transport", "Locking", "ByteIO"],
+                               "Transport", "Locking", "ByteIO", "HTTP", "JSON", "Metrics"],
                 swiftSettings: strict),
         // The default show store: SQLite (WAL, schema migrations) under --data-dir.
         .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],
@@ -224,7 +224,8 @@ let package = Package(
                 dependencies: ["StreamCore", "Publisher", "IngestServer", "Transport", "Engine", "Broadcast", "Capture",
                                "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer",
                                "SQLiteShowStore", "RealtimeCalls", "RealtimeBroadcast", "LiveProtocol", "JSON",
-                               "LiveHLS", "WebAssets", "WebRTC", "WHIP", "HTTPClient", "ICE", "Recording", "ByteIO"],
+                               "LiveHLS", "WebAssets", "WebRTC", "WHIP", "HTTPClient", "ICE", "Recording", "ByteIO",
+                               "Metrics"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
@@ -273,7 +274,7 @@ let package = Package(
         .testTarget(name: "LiveShowsTests", dependencies: ["LiveShows", "LiveProtocol"], swiftSettings: strict),
         .testTarget(name: "ShowServerTests",
                     dependencies: ["ShowServer", "SQLiteShowStore", "LiveShows", "LiveProtocol", "Identity", "Locking",
-                                   "IngestServer", "TestSupport"],
+                                   "IngestServer", "Metrics", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "SQLiteShowStoreTests",
                     dependencies: ["SQLiteShowStore", "LiveShows", "LiveProtocol", "TestSupport"],
@@ -311,7 +312,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "StreamCLITests",
                     dependencies: ["StreamCLI", "Capture", "Media", "StreamCore", "stream", "TestSupport", "Identity",
-                                   "LiveProtocol", "RealtimeCalls"],
+                                   "LiveProtocol", "RealtimeCalls", "HTTPServer", "IngestServer", "Transport"],
                     swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "AMF", "FLV", "RTMP", "Transport", "Publisher", "IngestServer",

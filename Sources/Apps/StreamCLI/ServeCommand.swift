@@ -37,6 +37,10 @@ struct ServeCommand: Command {
         when it joins; without it 401, once its user is banned 403), checks its hosts' publish grants and OBS keys,
         and keeps chat and moderation in --data-dir. Each show's web page is /watch/NAME (docs/watch.md; a token
         goes in the address's fragment, #token=...); /assets/hls-player.js is the player, for pages of your own.
+        GET /metrics answers Prometheus's text format (0.0.4) on a listener of its own, --metrics-listen (default
+        127.0.0.1:9464, loopback; off for none), never on the public HTTP port: connections by protocol, live
+        publishes, bytes, LL-HLS requests, live shows' watchers, chat messages, deliveries, drops and refusals by
+        reason, and the show store's commit latency. docs/operations.md lists every metric.
         """
     let options: [OptionSpec] = [
         .value("listen", valueName: "HOST:PORT",
@@ -52,7 +56,7 @@ struct ServeCommand: Command {
         .value("keys-file", valueName: "FILE", help: "Allowed stream keys, one a line; others are refused."),
         .value("max-connections", valueName: "N", help: "Most connections at once per listener (default 512)."),
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
-    ] + ServeHTTP.options + ServeShows.options
+    ] + ServeHTTP.options + ServeShows.options + [ServeMetrics.listen]
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try arguments.requireNoPositionals("serve")
@@ -63,10 +67,12 @@ struct ServeCommand: Command {
             }
             return seconds
         }
-        var configuration = try makeConfiguration(arguments, context: context)
+        // What /metrics counts as it passes (docs/operations.md).
+        let counters = ServeMetrics.Counters()
+        var configuration = try makeConfiguration(arguments, context: context, counters: counters)
         let console = context.console
         // LL-HLS of every publish on the HTTP listener (docs/hls.md).
-        let hls = arguments.flag(ServeHTTP.disabled.name) ? nil : ServeHLS(console: console)
+        let hls = arguments.flag(ServeHTTP.disabled.name) ? nil : ServeHLS(console: console, counters: counters)
         // Live shows (docs/live-protocol.md): declarations and secret checked before anything starts.
         let shows = try ServeShows.make(arguments, context: context, onEvent: { event in
             console.print(Self.timestamp() + " " + event.description)
@@ -77,10 +83,12 @@ struct ServeCommand: Command {
         hls?.configureIngest(&configuration, shows: shows?.server, mediaTagKey: shows?.mediaTagKey)
         // HTTP (docs/http.md), checked before anything starts.
         let httpConfiguration = try ServeHTTP.configuration(arguments, certificate: arguments.value("tls-cert"),
-                                                            key: arguments.value("tls-key"), console: console)
+                                                            key: arguments.value("tls-key"), console: console,
+                                                            counters: counters)
         if shows != nil && httpConfiguration == nil {
             throw CLIError.usage("--shows serves live shows over HTTP: drop --no-http")
         }
+        let metricsAddress = try ServeMetrics.address(arguments, http: httpConfiguration)
         let server: RTMPServer
         do {
             server = try RTMPServer(configuration: configuration)
@@ -128,6 +136,19 @@ struct ServeCommand: Command {
             server.stop()
             throw error
         }
+        let metrics: HTTPServer?
+        do {
+            metrics = try metricsAddress.flatMap { address in
+                try ServeMetrics.start(address, sources: ServeMetrics.Sources(
+                    counters: counters, ingest: server, http: http, hls: hls?.origin, shows: shows?.server),
+                                       console: console)
+            }
+        } catch {
+            ServeHTTP.stop(http)
+            shows?.server.stop()
+            server.stop()
+            throw error
+        }
         if let directory = configuration.recordDirectory {
             console.print("Recordings go to \(directory)")
         } else {
@@ -140,6 +161,7 @@ struct ServeCommand: Command {
                 await interrupt.wait()
             }
         }
+        ServeHTTP.stop(metrics)
         ServeHTTP.stop(http)
         shows?.server.stop()
         server.stop()
@@ -147,11 +169,14 @@ struct ServeCommand: Command {
         return ExitCode.success
     }
 
-    private func makeConfiguration(_ arguments: ParsedArguments,
-                                   context: CommandContext) throws -> RTMPServer.Configuration {
+    private func makeConfiguration(_ arguments: ParsedArguments, context: CommandContext,
+                                   counters: ServeMetrics.Counters) throws -> RTMPServer.Configuration {
         var configuration = RTMPServer.Configuration()
         let console = context.console
-        configuration.onEvent = { event in console.print(Self.timestamp() + " " + event.description) }
+        configuration.onEvent = { event in
+            counters.ingest(event)
+            console.print(Self.timestamp() + " " + event.description)
+        }
         configuration.listen = arguments.flag("no-plain")
             ? nil : try Self.hostPort(arguments.value("listen") ?? "127.0.0.1:1935", flag: "--listen")
         let certificate = arguments.value("tls-cert")

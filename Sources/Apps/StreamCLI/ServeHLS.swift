@@ -35,9 +35,13 @@ final class ServeHLS: Sendable {
     /// Clients that ask for many plain publishes that do not exist wait (429) before more are looked up.
     let misses = MissLimiter()
     private let console: Console
+    /// Where requests and refusals are counted for `/metrics`.
+    private let counters: ServeMetrics.Counters
 
-    init(console: Console, configuration: HLSOrigin.Configuration = HLSOrigin.Configuration()) {
+    init(console: Console, configuration: HLSOrigin.Configuration = HLSOrigin.Configuration(),
+         counters: ServeMetrics.Counters = ServeMetrics.Counters()) {
         self.console = console
+        self.counters = counters
         origin = HLSOrigin(configuration: configuration)
     }
 
@@ -161,19 +165,23 @@ final class ServeHLS: Sendable {
         let origin = self.origin
         let shows = self.shows
         let misses = self.misses
+        let counters = self.counters
         router.add(.get, "/hls/{app}/{tag}/{file}", .immediateOrLater { request in
             let app = request.parameters["app"] ?? ""
             let tag = request.parameters["tag"] ?? ""
             let file = request.parameters["file"] ?? ""
             if tag.hasPrefix(MediaToken.prefix) {
-                return Self.show(origin, shows, stream: app, token: tag, file: file, query: request.target.rawQuery)
+                counters.hlsRequest(show: true)
+                return counters.hlsAnswered(Self.show(origin, shows, stream: app, token: tag, file: file,
+                                                      query: request.target.rawQuery))
             }
+            counters.hlsRequest(show: false)
             let client = MissLimiter.client(of: request.remoteAddress)
             if let wait = misses.retryAfter(client) {
                 var response = HTTPResponse.status(.tooManyRequests, message: "too many requests for streams that "
                                                        + "do not exist: wait \(wait) s")
                 response.headers.add("Retry-After", String(wait))
-                return .response(response)
+                return counters.hlsAnswered(.response(response))
             }
             let answer: HTTPRouter.ImmediateOrLater
             if let id = HLSStreamID(app: app, tag: tag) {
@@ -193,8 +201,10 @@ final class ServeHLS: Sendable {
             return answer
         })
         router.add(.get, "/hls/{stream}/{file}", .immediateOrLater { request in
-            Self.show(origin, shows, stream: request.parameters["stream"] ?? "", token: nil,
-                      file: request.parameters["file"] ?? "", query: request.target.rawQuery)
+            counters.hlsRequest(show: true)
+            return counters.hlsAnswered(Self.show(origin, shows, stream: request.parameters["stream"] ?? "",
+                                                  token: nil, file: request.parameters["file"] ?? "",
+                                                  query: request.target.rawQuery))
         })
     }
 

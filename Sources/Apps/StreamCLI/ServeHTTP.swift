@@ -27,8 +27,10 @@ enum ServeHTTP {
     ///   - certificate: `--tls-cert`, for `--https-listen`.
     ///   - key: `--tls-key`, for `--https-listen`.
     /// - Throws: `CLIError.usage` for a bad address or `--https-listen` without the certificate pair.
+    /// - Parameter counters: counts what the server reports for `/metrics`.
     static func configuration(_ arguments: ParsedArguments, certificate: String?, key: String?,
-                              console: Console) throws -> HTTPServer.Configuration? {
+                              console: Console,
+                              counters: ServeMetrics.Counters? = nil) throws -> HTTPServer.Configuration? {
         if arguments.flag(disabled.name) {
             for option in [listen, tlsListen] where arguments.value(option.name) != nil {
                 throw CLIError.usage("--\(option.name) and --no-http contradict each other")
@@ -46,7 +48,10 @@ enum ServeHTTP {
             configuration.tlsListen = (host, port, TLSServerConfiguration(certificateFile: certificate,
                                                                           privateKeyFile: key))
         }
-        configuration.onEvent = { event in console.print("http: \(event)") }
+        configuration.onEvent = { event in
+            counters?.http(event)
+            console.print("http: \(event)")
+        }
         return configuration
     }
 

@@ -111,11 +111,14 @@ public struct HTTPRouter: Sendable {
     ///   - pattern: the path pattern ("/v1/streams/{name}").
     ///   - options: message size, outbound queue, ping and close timing.
     ///   - decide: checks the request (a token from `access_token` or `Authorization: Bearer`) and decides.
+    ///   - otherwise: answers a GET of the same path that asks for no upgrade (no `Upgrade: websocket`), as a plain
+    ///     route would; nil: such a request is answered 426 Upgrade Required.
     public mutating func webSocket(
         _ pattern: String, options: WebSocketOptions = WebSocketOptions(),
-        decide: @escaping @Sendable (HTTPRequest, WebSocketHandshake.Offer) async -> WebSocketUpgrade
+        decide: @escaping @Sendable (HTTPRequest, WebSocketHandshake.Offer) async -> WebSocketUpgrade,
+        otherwise: (@Sendable (HTTPRequest) async throws -> HTTPResponse)? = nil
     ) {
-        add(.get, pattern, .webSocket(WebSocketRoute(options: options, decide: decide)))
+        add(.get, pattern, .webSocket(WebSocketRoute(options: options, decide: decide, otherwise: otherwise)))
     }
 
     /// The route for a method and decoded path.
@@ -139,6 +142,8 @@ public struct WebSocketRoute: Sendable {
     public var options: WebSocketOptions
     /// Accepts or rejects an upgrade request.
     public var decide: @Sendable (HTTPRequest, WebSocketHandshake.Offer) async -> WebSocketUpgrade
+    /// Answers a request of the path that asks for no upgrade; nil: 426.
+    public var otherwise: (@Sendable (HTTPRequest) async throws -> HTTPResponse)?
 }
 
 /// Limits and timing of a WebSocket route's sessions.

@@ -111,6 +111,35 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Connections open now, by protocol, and the bytes they moved since the server started.
+    public struct Statistics: Sendable, Equatable {
+        /// HTTP connections (keep-alive ones between requests too).
+        public var httpConnections: Int
+        /// WebSocket sessions (connections that upgraded).
+        public var webSockets: Int
+        /// Bytes read on HTTP connections (before an upgrade: the opening handshake counts here).
+        public var httpBytesReceived = 0
+        /// Bytes queued on HTTP connections: heads and bodies (files too).
+        public var httpBytesSent = 0
+        /// Bytes read on WebSocket connections, as framed on the wire.
+        public var webSocketBytesReceived = 0
+        /// Bytes queued on WebSocket connections: frames, pongs and close frames.
+        public var webSocketBytesSent = 0
+
+        /// Creates statistics.
+        public init(httpConnections: Int, webSockets: Int) {
+            self.httpConnections = httpConnections
+            self.webSockets = webSockets
+        }
+    }
+
+    /// Connections open now, by protocol, and bytes so far: counted on the loop as plain integers (no lock, no
+    /// atomic on a read or write), read with one hop (zeros once stopped).
+    public func statistics() async -> Statistics {
+        guard let bound = core.withLock({ $0 }) else { return Statistics(httpConnections: 0, webSockets: 0) }
+        return (try? await loop.submit { bound.value.statistics }) ?? Statistics(httpConnections: 0, webSockets: 0)
+    }
+
     /// Connections (HTTP and WebSocket) open now.
     public func openConnections() async -> Int {
         guard let bound = core.withLock({ $0 }) else { return 0 }

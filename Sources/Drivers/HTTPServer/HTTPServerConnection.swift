@@ -57,6 +57,7 @@ final class HTTPServerConnection: ConnectionHandler {
     }
 
     func connectionDidRead(_ connection: Connection, bytes: [UInt8]) {
+        core.traffic.httpReceived += bytes.count
         if lingering {
             bytesWhileLingering += bytes.count
             return
@@ -141,6 +142,7 @@ final class HTTPServerConnection: ConnectionHandler {
     }
 
     private func send(_ bytes: [UInt8]) {
+        core.traffic.httpSent += bytes.count
         do {
             try connection.write(bytes)
         } catch {
@@ -361,6 +363,10 @@ final class HTTPServerConnection: ConnectionHandler {
     // MARK: WebSocket
 
     private func upgrade(_ request: HTTPRequest, _ route: WebSocketRoute) {
+        if let otherwise = route.otherwise, !request.headers.contains("Upgrade", token: "websocket") {
+            runAsync(request, otherwise)
+            return
+        }
         let offer: WebSocketHandshake.Offer
         do {
             offer = try WebSocketHandshake.offer(in: request.head)

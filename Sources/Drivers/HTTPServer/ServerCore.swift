@@ -58,6 +58,27 @@ final class ServerCore {
     /// Connections (HTTP and WebSocket) open now.
     var openConnections: Int { connections.count + webSockets.count }
 
+    /// Bytes read and queued by every connection, as plain integers: they are only changed here, on the loop.
+    struct Traffic {
+        var httpReceived = 0
+        var httpSent = 0
+        var webSocketReceived = 0
+        var webSocketSent = 0
+    }
+
+    /// Bytes read and queued so far.
+    var traffic = Traffic()
+
+    /// Connections open now, by protocol, and the bytes so far.
+    var statistics: HTTPServer.Statistics {
+        var statistics = HTTPServer.Statistics(httpConnections: connections.count, webSockets: webSockets.count)
+        statistics.httpBytesReceived = traffic.httpReceived
+        statistics.httpBytesSent = traffic.httpSent
+        statistics.webSocketBytesReceived = traffic.webSocketReceived
+        statistics.webSocketBytesSent = traffic.webSocketSent
+        return statistics
+    }
+
     /// Stops listening, closes HTTP connections and starts closing WebSockets with 1001; `done` runs once every
     /// connection has closed, or after `grace`.
     func close(grace: Duration, done: @escaping () -> Void) {

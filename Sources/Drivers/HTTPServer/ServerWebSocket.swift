@@ -50,6 +50,7 @@ final class ServerWebSocket: ConnectionHandler {
     // MARK: ConnectionHandler
 
     func connectionDidRead(_ connection: Connection, bytes: [UInt8]) {
+        core.traffic.webSocketReceived += bytes.count
         heardSinceTick = true
         machine.append(bytes)
         // One batch at a time: an answer to a message goes out before what a later frame causes.
@@ -110,6 +111,7 @@ final class ServerWebSocket: ConnectionHandler {
     // MARK: Machine
 
     private func write(_ bytes: [UInt8]) {
+        core.traffic.webSocketSent += bytes.count
         do {
             try connection.write(bytes)
         } catch {

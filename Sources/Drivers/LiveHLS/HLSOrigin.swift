@@ -130,6 +130,9 @@ public final class HLSOrigin: Sendable {
         /// The requests held until the stream has what they ask for, or their hold ends.
         var holds = Table()
         var endedAt: ContinuousClock.Instant?
+        /// Requests looked up for this stream (its address's, carried over when a publish to it starts again), for
+        /// `/metrics`: counted under the lock the lookup takes anyway.
+        var requests = 0
         /// What the requests are answered from, made from the packager at most once per change of it and shared by
         /// every request until the next change: the playlist's position and its bytes (one copy of the text per
         /// part, not one per reader).
@@ -342,6 +345,12 @@ public final class HLSOrigin: Sendable {
         }
     }
 
+    /// How many requests (playlists, multivariant playlists, parts, segments) each stream served now was asked,
+    /// since its address was first published in this process (a restarted publish goes on counting).
+    public var requestCounts: [HLSStreamID: Int] {
+        state.withLock { state in state.streams.mapValues(\.requests) }
+    }
+
     /// The streams served now.
     public var streams: [HLSStreamID] {
         state.withLock { Array($0.streams.keys) }
@@ -363,9 +372,11 @@ public final class HLSOrigin: Sendable {
             }
             // The fragments' sequence numbers go on from the previous publish's: a player that keeps the address
             // (a show's main picture whose last tile came back) never sees them go back.
-            state.streams[id] = Stream(packager: LLHLSPackager(
+            let stream = Stream(packager: LLHLSPackager(
                 epoch: epoch, configuration: configuration.packaging,
                 firstFragmentSequence: previous?.packager.nextFragmentSequence ?? 1))
+            stream.requests = previous?.requests ?? 0
+            state.streams[id] = stream
             state.epochs[epoch] = id
             // Anyone still waiting on the previous publish is told it is gone.
             return previous?.removeAll(answer: .notFound("the stream restarted")) ?? []
@@ -417,6 +428,7 @@ public final class HLSOrigin: Sendable {
     public func multivariant(_ id: HLSStreamID, uri: String) -> HLSReply {
         state.withLock { state in
             guard let stream = state.streams[id] else { return .error(404, "no such stream") }
+            stream.requests += 1
             guard let variant = stream.packager.variant else {
                 return .error(503, "the stream has no complete segment yet: ask again in a second")
             }
@@ -600,6 +612,7 @@ public final class HLSOrigin: Sendable {
                 id = found
             }
             let stream = state.streams[id]
+            stream?.requests += 1
             switch stream?.look(request) {
             case nil:
                 return .reply(.error(404, "no such stream"))

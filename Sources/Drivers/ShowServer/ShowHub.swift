@@ -34,6 +34,8 @@ final class ShowHub {
     }
 
     let configuration: ShowServer.Configuration
+    /// The declarations in force: the configuration's until the operator reloads the shows file.
+    var catalog: StreamCatalog
     let showConfiguration: ShowConfiguration
     let loop: EventLoop
     let worker: StoreWorker
@@ -55,11 +57,14 @@ final class ShowHub {
     private var tick: (at: Int64, timer: Scheduled)?
     private var sweepTimer: Scheduled?
     private var renewTimer: Scheduled?
+    /// What `/metrics` reads (``ShowMetrics``): counted here, on the loop, as plain integers.
+    private var counters = ShowCounters()
 
     init(configuration: ShowServer.Configuration, ingestURL: String?, loop: EventLoop, worker: StoreWorker,
          directory: Locked<IngestDirectory>, cutter: Locked<(@Sendable (String, String?) -> Void)?>,
          media: MediaGate, box: @escaping () -> LoopBound<ShowHub>) {
         self.configuration = configuration
+        catalog = configuration.catalog
         self.loop = loop
         self.worker = worker
         self.directory = directory
@@ -197,7 +202,7 @@ final class ShowHub {
                                                             + "A-Z a-z 0-9 : _ . -"), ShowCloseCode.invalid)
             return
         }
-        guard configuration.catalog.resolve(name) != nil else {
+        guard catalog.resolve(name) != nil else {
             refuse(session, client, requestID, ShowError(.notFound, "no stream is declared as \(name.prefix(128))"),
                    ShowCloseCode.notFound)
             return
@@ -218,15 +223,20 @@ final class ShowHub {
 
     private func refuse(_ session: SessionID, _ client: Client, _ requestID: Int64?, _ error: ShowError,
                         _ code: UInt16) {
-        client.connection.send(LiveCodec.encode(.reply(id: requestID, .failure(error))))
+        let message = ServerMessage.reply(id: requestID, .failure(error))
+        counters.sent(message)
+        client.connection.send(LiveCodec.encode(message))
         client.connection.close(code: code, reason: error.code.rawValue)
         clients[session] = nil
     }
 
     private func malformed(_ session: SessionID, _ client: inout Client, id: Int64?, _ error: ShowError) {
         client.malformed += 1
-        client.connection.send(LiveCodec.encode(.reply(id: id, .failure(error))))
+        let message = ServerMessage.reply(id: id, .failure(error))
+        counters.sent(message)
+        client.connection.send(LiveCodec.encode(message))
         if client.malformed > Self.malformedLimit {
+            counters.malformedDrops += 1
             client.connection.close(code: ShowCloseCode.policyViolation, reason: "too many malformed requests")
             configuration.onEvent(.connectionDropped(session: session.value, reason: "too many malformed requests"))
             clients[session] = nil
@@ -267,6 +277,108 @@ final class ShowHub {
         "visitor-" + Hex.encode(visitor.random.prefix(2))
     }
 
+    // MARK: Status
+
+    /// A stream's status for `GET /v1/streams/{name}`, loading the show if needed: a bad token is 401, a role that
+    /// does not watch or a ban 401 (a visitor: sign in) or 403, an unknown stream 404, a name that cannot be one 400.
+    func status(of name: String, token: String?, answer: @escaping (Result<StreamStatus, StatusRefusal>) -> Void) {
+        let user: String?
+        switch caller(token) {
+        case .success(let subject): user = subject
+        case .failure(let refusal): return answer(.failure(refusal))
+        }
+        guard Self.isStreamName(name) else {
+            return answer(.failure(StatusRefusal(status: 400, error: ShowError(.invalid, "a stream name is 1 to 128 "
+                                                                          + "characters of A-Z a-z 0-9 : _ . -"))))
+        }
+        guard catalog.resolve(name) != nil else {
+            return answer(.failure(StatusRefusal(status: 404, error: ShowError(.notFound, "no stream is declared "
+                                                                                + "as \(name)"))))
+        }
+        withShow(name, { show in
+            answer(show.mayWatch(user) ? .success(show.status) : .failure(Self.notWatching(user, name)))
+            return []
+        }, failed: {
+            answer(.failure(StatusRefusal(status: 503, error: ShowError(.unavailable, "the show could not be loaded"))))
+        })
+    }
+
+    /// The live streams whose names match `pattern` (`*` matches any run of characters) that the caller may watch,
+    /// by name. Only shows in memory can be live (a publish keeps its show loaded), so nothing is loaded for this.
+    /// A pattern that no stream name could match is 400, as a name that cannot be one is for a single status.
+    func liveStatuses(matching pattern: String, token: String?,
+                      answer: @escaping (Result<[StreamStatus], StatusRefusal>) -> Void) {
+        let user: String?
+        switch caller(token) {
+        case .success(let subject): user = subject
+        case .failure(let refusal): return answer(.failure(refusal))
+        }
+        guard Self.isStreamPattern(pattern) else {
+            return answer(.failure(StatusRefusal(status: 400, error: ShowError(.invalid, "a pattern is 1 to 128 "
+                + "characters of A-Z a-z 0-9 : _ . - and * (any run of them), e.g. show:*"))))
+        }
+        let live = shows.values.filter { show in
+            show.status.state == .live && Self.glob(pattern, matches: show.name) && show.mayWatch(user)
+        }
+        answer(.success(live.map(\.status).sorted { $0.name < $1.name }))
+    }
+
+    /// The counters and the live shows' audiences, for `/metrics`; the store's histogram is added by the server.
+    func metrics() -> ShowMetrics {
+        var metrics = ShowMetrics()
+        var live: [ShowMetrics.LiveShow] = []
+        for (name, show) in shows where show.status.state == .live {
+            live.append(ShowMetrics.LiveShow(name: name, sessions: members[name]?.count ?? 0,
+                                             viewers: show.status.viewers))
+        }
+        metrics.liveShowCount = live.count
+        live.sort { $0.sessions != $1.sessions ? $0.sessions > $1.sessions : $0.name < $1.name }
+        metrics.liveShows = Array(live.prefix(ShowMetrics.perShowLimit))
+        metrics.sessions = clients.count
+        metrics.chatMessages = counters.chatMessages
+        metrics.deliveries = counters.deliveries
+        metrics.refusals = counters.refusals
+        metrics.malformedDrops = counters.malformedDrops
+        return metrics
+    }
+
+    private func caller(_ token: String?) -> Result<String?, StatusRefusal> {
+        guard let token else { return .success(nil) }
+        do {
+            return .success(try AccessToken.verify(token, secret: configuration.secret,
+                                                   now: WallClock.milliseconds() / 1000).subject)
+        } catch {
+            return .failure(StatusRefusal(status: 401, error: ShowError(.unauthorized, error.reason)))
+        }
+    }
+
+    private static func notWatching(_ user: String?, _ name: String) -> StatusRefusal {
+        user == nil ? StatusRefusal(status: 401, error: ShowError(.unauthorized, "sign in to watch \(name)"))
+            : StatusRefusal(status: 403, error: ShowError(.unauthorized, "you may not watch \(name)"))
+    }
+
+    /// 1 to 128 characters of a stream name's (``isStreamName(_:)``) or `*`: the pattern is not echoed in the
+    /// refusal, so what it may hold does not matter beyond that.
+    static func isStreamPattern(_ pattern: String) -> Bool {
+        (1...128).contains(pattern.utf8.count)
+            && isStreamName(String(decoding: pattern.utf8.map { $0 == 0x2A ? 0x5F : $0 }, as: UTF8.self))
+    }
+
+    /// `*` matches any run of characters (none included); everything else matches itself.
+    static func glob(_ pattern: String, matches name: String) -> Bool {
+        let parts = pattern.split(separator: "*", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        let text = Array(name.utf8)
+        guard let first = parts.first, text.starts(with: first) else { return false }
+        guard parts.count > 1 else { return text == first }
+        var position = first.count
+        for part in parts.dropFirst().dropLast() where !part.isEmpty {
+            guard let found = text[position...].firstRange(of: part) else { return false }
+            position = found.upperBound
+        }
+        let last = parts.last!
+        return text.count - position >= last.count && text.suffix(last.count).elementsEqual(last)
+    }
+
     // MARK: Shows
 
     /// Work on a show, and what to do when it cannot be loaded.
@@ -297,7 +409,7 @@ final class ShowHub {
         let waiting = loading.removeValue(forKey: name) ?? []
         switch result {
         case .success(let record):
-            guard let (declaration, parameters) = configuration.catalog.resolve(name) else { return }
+            guard let (declaration, parameters) = catalog.resolve(name) else { return }
             let show = Show(name: name, declaration: declaration, parameters: parameters, record: record,
                             configuration: showConfiguration)
             directory.withLock { $0.update(name, show.ingestEntry) }
@@ -352,11 +464,13 @@ final class ShowHub {
                 }
                 if let close = Self.close(after: message) { (client.closeCode, client.closeReason) = close }
                 clients[session] = client
+                counters.sent(message)
                 client.connection.send(LiveCodec.encode(message))
             case .broadcast(let message):
                 if case .event(.tiles(let tiles, let main)) = message { configuration.onPictures(name, tiles, main) }
                 let audience = audiences[name] ?? Array((members[name] ?? [:]).values)
                 audiences[name] = audience
+                counters.broadcast(message, to: audience.count)
                 guard !audience.isEmpty else { continue }
                 configuration.fanOut(LiveCodec.encode(message), audience)
             case .close(let session):

@@ -1,4 +1,6 @@
+import HTTP
 import HTTPServer
+import JSON
 import LiveProtocol
 import LiveShows
 import Locking
@@ -38,7 +40,40 @@ extension ShowServer {
                     guard let id = session.withLock({ $0 }) else { return }
                     disconnected(id)
                 }))
+        } otherwise: { [self] request in
+            // The same path without an upgrade: the stream's status for a show card.
+            let token = request.queryValue("access_token") ?? request.bearerToken
+            switch await status(of: request.parameters["name"] ?? "", token: token) {
+            case .success(let status): return Self.statusResponse(LiveCodec.encode(status), personal: token != nil)
+            case .failure(let refusal): return Self.refusalResponse(refusal)
+            }
         }
+        router.get("/v1/streams") { [self] request in
+            let token = request.queryValue("access_token") ?? request.bearerToken
+            guard let pattern = request.queryValue("pattern") else {
+                return Self.refusalResponse(StatusRefusal(status: 400, error: ShowError(
+                    .invalid, "say which streams: ?pattern=show:* (1 to 128 characters, * for any run)")))
+            }
+            switch await liveStreams(matching: pattern, token: token) {
+            case .success(let statuses): return Self.statusResponse(LiveCodec.encode(statuses), personal: token != nil)
+            case .failure(let refusal): return Self.refusalResponse(refusal)
+            }
+        }
+    }
+
+    /// A status answer: a second of caching for everyone when it was asked without a token (a show card polls), none
+    /// in shared caches when a token decided what it holds.
+    private static func statusResponse(_ body: [UInt8], personal: Bool) -> HTTPResponse {
+        var response = HTTPResponse.json(body)
+        response.headers.add("Cache-Control", personal ? "private, no-store" : "public, max-age=1")
+        return response
+    }
+
+    private static func refusalResponse(_ refusal: StatusRefusal) -> HTTPResponse {
+        var response = HTTPResponse.json(JSONWriter.bytes(.object([("error", LiveCodec.json(refusal.error))])),
+                                         status: HTTPStatus(code: refusal.status))
+        response.headers.add("Cache-Control", "no-store")
+        return response
     }
 
     /// Sends one message to many connections: WebSocket sessions get one frame, encoded once, in one hop to

@@ -152,6 +152,43 @@ public final class ShowServer: Sendable {
         media.check(stream: stream, token: token, now: WallClock.milliseconds())
     }
 
+    /// A stream's status for a show card (docs/live-protocol.md "Status"), as the caller's access token (nil: a
+    /// visitor) may see it.
+    public func status(of name: String, token: String?) async -> Result<StreamStatus, StatusRefusal> {
+        await askHub { hub, answer in hub.status(of: name, token: token, answer: answer) }
+    }
+
+    /// The live streams matching `pattern` (`*` for any run of characters) the caller may watch; a pattern that is
+    /// not 1 to 128 characters of a stream name's and `*` is refused (400, `invalid`).
+    public func liveStreams(matching pattern: String, token: String?) async -> Result<[StreamStatus], StatusRefusal> {
+        await askHub { hub, answer in hub.liveStatuses(matching: pattern, token: token, answer: answer) }
+    }
+
+    /// What the server counted and holds now, for `GET /metrics` (one hop to the shows' loop; empty once stopped).
+    public func metrics() async -> ShowMetrics {
+        let worker = self.worker
+        let result: Result<ShowMetrics, StatusRefusal> = await askHub { hub, answer in answer(.success(hub.metrics())) }
+        var metrics = (try? result.get()) ?? ShowMetrics()
+        metrics.storeCommits = worker.commitLatency.withLock { $0 }
+        return metrics
+    }
+
+    /// Runs `ask` on the hub's loop and waits for the one answer it gives (503 when the server has stopped).
+    private func askHub<Value: Sendable>(
+        _ ask: @escaping @Sendable (ShowHub, @escaping @Sendable (Result<Value, StatusRefusal>) -> Void) -> Void
+    ) async -> Result<Value, StatusRefusal> {
+        await withCheckedContinuation { continuation in
+            let once = Locked(Optional(continuation))
+            let resume: @Sendable (Result<Value, StatusRefusal>) -> Void = { result in
+                once.withLock { $0.take() }?.resume(returning: result)
+            }
+            guard hub.withLock({ $0 }) != nil else {
+                return resume(.failure(StatusRefusal(status: 503, error: ShowError(.unavailable, "stopped"))))
+            }
+            onHub { ask($0, resume) }
+        }
+    }
+
     /// Closes every connection (1001), lets the store finish the writes already given to it, and stops.
     public func stop() {
         if let bound = hub.withLock({ value -> LoopBound<ShowHub>? in

@@ -7,6 +7,7 @@ import Foundation
 #endif
 import Locking
 import LiveShows
+import Metrics
 
 /// The thread that owns the ``ShowStore``: it loads shows and commits writes, handing every write that waits to
 /// the store as one batch (one transaction: group commit), then answers on the callers' behalf through the
@@ -30,14 +31,17 @@ final class StoreWorker: Sendable {
     private let jobs = Locked<[Job]>([])
     private let signal = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
+    /// How long each transaction of writes took to commit: taken once per transaction, read by a scrape.
+    let commitLatency = Locked(ShowMetrics.emptyCommitHistogram)
 
     /// Starts the thread; `makeStore` runs on it when the first job (`open`) arrives.
     init(makeStore: @escaping @Sendable () throws(StoreError) -> any ShowStore) {
         let jobs = self.jobs
         let signal = self.signal
         let finished = self.finished
+        let commitLatency = self.commitLatency
         DetachedThread.start(name: "stream-show-store") {
-            Self.run(jobs: jobs, signal: signal, makeStore: makeStore)
+            Self.run(jobs: jobs, signal: signal, commitLatency: commitLatency, makeStore: makeStore)
             finished.signal()
         }
     }
@@ -53,7 +57,7 @@ final class StoreWorker: Sendable {
         finished.wait()
     }
 
-    private static func run(jobs: Locked<[Job]>, signal: DispatchSemaphore,
+    private static func run(jobs: Locked<[Job]>, signal: DispatchSemaphore, commitLatency: Locked<Histogram>,
                             makeStore: @Sendable () throws(StoreError) -> any ShowStore) {
         var store: (any ShowStore)?
         var openFailure: StoreError?
@@ -76,6 +80,12 @@ final class StoreWorker: Sendable {
                 while start < batch.count {
                     let slice = batch[start..<min(start + maximumBatch, batch.count)]
                     do {
+                        let started = ContinuousClock.now
+                        defer {
+                            let elapsed = (ContinuousClock.now - started).components
+                            let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+                            commitLatency.withLock { $0.observe(seconds) }
+                        }
                         let results = try store.commit(slice.map { ($0.show, $0.write) })
                         for (entry, result) in zip(slice, results) { entry.reply(result) }
                     } catch {

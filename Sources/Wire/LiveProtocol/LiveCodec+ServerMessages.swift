@@ -21,7 +21,8 @@ extension LiveCodec {
         }
     }
 
-    static func json(_ error: ShowError) -> JSONValue {
+    /// An error as replies carry it: `{"code": …, "reason": …, "retryAfter": …}`.
+    public static func json(_ error: ShowError) -> JSONValue {
         var members: [(String, JSONValue)] = [("code", .string(error.code.rawValue)), ("reason", .string(error.reason))]
         if let retryAfter = error.retryAfter { members.append(("retryAfter", .integer(retryAfter))) }
         return .object(members)

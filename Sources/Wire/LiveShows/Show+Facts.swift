@@ -55,16 +55,21 @@ extension Show {
             effects.append(.ingestChanged(ingestEntry))
             if let old, old != record.hash { effects.append(.cutPublishers(keyHash: old)) }
         case .media(let record):
-            applyMedia(record, into: &effects)
+            applyMedia(record, now: now, into: &effects)
         case .presence(let key, let delta):
             changePresence(key, by: delta, now: now, into: &effects)
         }
         return effects
     }
 
-    private mutating func applyMedia(_ record: MediaRecord, into effects: inout [ShowEffect]) {
+    private mutating func applyMedia(_ record: MediaRecord, now: Int64, into effects: inout [ShowEffect]) {
         let old = media
         media = record
+        if record.state != .live {
+            liveSince = nil
+        } else if old.state != .live {
+            liveSince = now
+        }
         if record.generation != old.generation || record.ended != old.ended {
             effects.append(.ingestChanged(ingestEntry))
         }

@@ -64,6 +64,9 @@ public struct Show: Sendable {
     var reactionTally: [Reaction: Int] = [:]
     var reactionAnnouncer: Coalescer
     var grantsOutstandingUntil: Int64 = 0
+    /// When the show last went live (milliseconds since 1970), while it is live; kept in memory only: after a restart
+    /// a show is live again when a publisher is back, and counts from then.
+    public internal(set) var liveSince: Int64?
 
     var pending: [CommitID: Pending] = [:]
     var nextCommit: UInt64 = 1
@@ -102,6 +105,18 @@ public struct Show: Sendable {
                      state: media.state, tiles: media.sortedTiles, main: media.main,
                      viewers: presence.count, pinned: pinned, slow: slow,
                      reactions: declaration.options.reactions ? Reaction.allCases : [])
+    }
+
+    /// The show as a card sees it without joining (`GET /v1/streams/{name}`).
+    public var status: StreamStatus {
+        let snapshot = snapshot
+        return StreamStatus(name: name, title: snapshot.title, description: snapshot.description, state: media.state,
+                            viewers: presence.count, tiles: media.sortedTiles, main: media.main, startedAt: liveSince)
+    }
+
+    /// Whether `user` (nil or a visitor's id: a visitor) may see the show: a role that watches, not banned.
+    public func mayWatch(_ user: String?) -> Bool {
+        role(of: user) != .none && !(user.map { bans.contains(UserID($0)) } ?? false)
     }
 
     /// The show's entry in the ingest directory.

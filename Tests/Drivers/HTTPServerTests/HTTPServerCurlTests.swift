@@ -21,6 +21,23 @@ struct HTTPServerCurlTests {
         try await offPool { try Subprocess.run("curl", ["-sS", "--max-time", "20"] + arguments, timeout: 30) }
     }
 
+    /// Issue 33's /metrics reads these: what curl's request and the answer weigh, to the byte, on the HTTP side.
+    @Test func statisticsCountConnectionsAndBytesByProtocol() async throws {
+        let server = try await TestServer()
+        #expect(await server.server.statistics() == HTTPServer.Statistics(httpConnections: 0, webSockets: 0))
+        let result = try await curl(["-o", "/dev/null", "-w", "%{size_request} %{size_header} %{size_download}",
+                                     server.url("/hello")])
+        let sizes = result.stdout.split(separator: " ").compactMap { Int($0) }
+        try #require(sizes.count == 3, "\(result.stdout)")
+        try await eventually("curl's connection to close", within: .seconds(5)) {
+            await server.server.statistics().httpConnections == 0
+        }
+        let statistics = await server.server.statistics()
+        #expect(statistics.httpBytesReceived == sizes[0] && statistics.httpBytesSent == sizes[1] + sizes[2],
+                "\(statistics) against curl's \(sizes)")
+        #expect(statistics.webSocketBytesReceived == 0 && statistics.webSocketBytesSent == 0)
+    }
+
     @Test func aServedFileThatChangesIsServedAsItIsNow() async throws {
         // The files route reuses descriptors while the path names the same file: every change must still show.
         let server = try await TestServer()

@@ -247,6 +247,25 @@ import TestSupport
         #expect(second.contains("#EXT-X-MEDIA-SEQUENCE:0"))
     }
 
+    /// Issue 33's per-show LL-HLS requests: every lookup of a stream counts, found or not, and a new publish to the
+    /// same address goes on counting (a counter that went back would read as a restart).
+    @Test func countsEachStreamsRequestsAcrossItsPublishes() async throws {
+        let (origin, stream, _) = Self.origin(milliseconds: 5000)
+        #expect(origin.requestCounts == [Self.id: 0])
+        let playlist = await origin.playlist(Self.id, query: nil)
+        let mapName = try #require(Self.text(playlist).split(separator: "\"").first { $0.hasPrefix("init-") })
+        #expect(await origin.resource(Self.id, name: String(mapName)).status == 200)
+        #expect(origin.multivariant(Self.id, uri: "index.m3u8").status == 200)
+        let unknown = HLSStreamID(app: "live", tag: String(repeating: "0", count: HLSStreamID.tagLength))!
+        #expect(await origin.playlist(unknown, query: nil).status == 404)
+        #expect(origin.requestCounts == [Self.id: 3], "the unknown stream has no count")
+        origin.publishStopped(Self.id)
+        origin.publishStarted(Self.id)
+        for tag in stream.headers { origin.append(tag, to: Self.id) }
+        _ = origin.multivariant(Self.id, uri: "index.m3u8")
+        #expect(origin.requestCounts == [Self.id: 4])
+    }
+
     /// The `mfhd` sequence number of a part's fragment.
     static func fragmentSequence(_ origin: HLSOrigin, _ name: String) async throws -> UInt64 {
         let reply = await origin.resource(Self.id, name: name)

@@ -135,6 +135,18 @@ enum LiveShowPeers {
             return None if reply["ok"] else reply["error"]["code"]
 
 
+        def get_json(path, token=None):
+            """A plain HTTP GET (the status API, issue 33): status, JSON body, Cache-Control."""
+            import urllib.error, urllib.request
+            headers = {"Authorization": "Bearer " + token} if token else {}
+            request = urllib.request.Request("http" + BASE[2:] + path, headers=headers)
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    return response.status, json.loads(response.read()), response.headers.get("Cache-Control")
+            except urllib.error.HTTPError as error:
+                return error.code, json.loads(error.read()), error.headers.get("Cache-Control")
+
+
         async def main():
             token = lambda user, name=None: mint(SECRET, user, name)
             show = "show:mugs"
@@ -157,6 +169,23 @@ enum LiveShowPeers {
             await bob2.join()
             await ann.wait(lambda c: any(e["viewers"] == 4 for e in c.event_list("viewers")), what="4 viewers")
             check(True, "viewers are distinct watchers")
+
+            # The status API on the same path without an upgrade: a show card's fields, no WebSocket.
+            status, card, cache = await asyncio.to_thread(get_json, "/v1/streams/show:mugs")
+            check(status == 200 and card["name"] == show and card["viewers"] == 4 and card["state"] == "idle"
+                  and card["tiles"] == [] and card["startedAt"] is None and card["watch"] == "/watch/show:mugs"
+                  and cache == "public, max-age=1", f"a show card's status: {status} {card} {cache}")
+            status, card, cache = await asyncio.to_thread(get_json, "/v1/streams/show:mugs", token("bob"))
+            check(status == 200 and cache == "private, no-store", f"with a token, not for shared caches: {cache}")
+            status, body, _ = await asyncio.to_thread(get_json, "/v1/streams/private:x")
+            check(status == 401 and body["error"]["code"] == "unauthorized", f"a private card: {status} {body}")
+            status, body, _ = await asyncio.to_thread(get_json, "/v1/streams?pattern=show:*")
+            check(status == 200 and body == {"streams": []}, f"nothing live yet: {status} {body}")
+            status, body, _ = await asyncio.to_thread(get_json, "/v1/streams")
+            check(status == 400 and body["error"]["code"] == "invalid", f"a list needs a pattern: {status} {body}")
+            status, body, _ = await asyncio.to_thread(get_json, "/v1/streams?pattern=show%3A%3Cb%3E*")
+            check(status == 400 and body["error"]["code"] == "invalid" and "<b>" not in body["error"]["reason"],
+                  f"a pattern no name could match: {status} {body}")
 
             # Chat: ids increase, every session sees the same order, a visitor's message has no user id.
             for client, text in [(bob, "one"), (eve, "two"), (visitor, "three")]:
