@@ -225,7 +225,7 @@ let package = Package(
                                "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer",
                                "SQLiteShowStore", "RealtimeCalls", "RealtimeBroadcast", "LiveProtocol", "JSON",
                                "LiveHLS", "WebAssets", "WebRTC", "WHIP", "HTTPClient", "ICE", "Recording", "ByteIO",
-                               "Metrics"],
+                               "Metrics", "Digest"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).

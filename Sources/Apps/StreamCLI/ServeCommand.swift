@@ -56,7 +56,7 @@ struct ServeCommand: Command {
         .value("keys-file", valueName: "FILE", help: "Allowed stream keys, one a line; others are refused."),
         .value("max-connections", valueName: "N", help: "Most connections at once per listener (default 512)."),
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
-    ] + ServeHTTP.options + ServeShows.options + [ServeMetrics.listen]
+    ] + ServeHTTP.options + ServeShows.options + [ServeMetrics.listen] + ServeWebhooks.options
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try arguments.requireNoPositionals("serve")
@@ -74,12 +74,17 @@ struct ServeCommand: Command {
         // LL-HLS of every publish on the HTTP listener (docs/hls.md).
         let hls = arguments.flag(ServeHTTP.disabled.name) ? nil : ServeHLS(console: console, counters: counters)
         // Live shows (docs/live-protocol.md): declarations and secret checked before anything starts.
+        let webhookSink = Locked<ServeWebhooks?>(nil)
         let shows = try ServeShows.make(arguments, context: context, onEvent: { event in
             console.print(Self.timestamp() + " " + event.description)
+            webhookSink.withLock { $0 }?.report(event)
         }, onPictures: { stream, tiles, main in
             hls?.picturesChanged(stream: stream, tiles: tiles, main: main)
         })
         shows?.configureIngest(&configuration)
+        // Webhooks to the app's backend (docs/webhooks.md): shows' events and finished recordings.
+        let webhooks = try ServeWebhooks.make(arguments, dataDirectory: shows?.dataDirectory, console: console)
+        webhooks?.attach(to: &configuration, sink: webhookSink)
         hls?.configureIngest(&configuration, shows: shows?.server, mediaTagKey: shows?.mediaTagKey)
         // HTTP (docs/http.md), checked before anything starts.
         let httpConfiguration = try ServeHTTP.configuration(arguments, certificate: arguments.value("tls-cert"),
@@ -121,6 +126,7 @@ struct ServeCommand: Command {
             console.print("Live shows at /v1/streams/NAME on the HTTP listener; their data in \(shows.dataDirectory)")
             console.print("Watch pages at /watch/NAME on the HTTP listener")
         }
+        webhooks?.start()
         // HTTP: its own block, where later issues' routes join (ServeHTTP.router).
         let http: HTTPServer?
         do {
@@ -165,6 +171,7 @@ struct ServeCommand: Command {
         ServeHTTP.stop(http)
         shows?.server.stop()
         server.stop()
+        if let webhooks { try runBlocking { await webhooks.stop() } }
         console.print("Stopped")
         return ExitCode.success
     }
@@ -277,7 +284,7 @@ struct ServeCommand: Command {
         host.contains(":") ? "[\(host)]" : host
     }
 
-    private static func timestamp() -> String {
+    static func timestamp() -> String {
         // Local time of day, through C (no ICU): HH:mm:ss.
         var now = time(nil)
         var parts = tm()

@@ -18,6 +18,18 @@ enum TokenSecretFile {
     ///   - flag: the option that named it, for messages.
     /// - Throws: `CLIError` (usage) when the file is missing, readable by others, empty or too short.
     static func read(_ path: String, flag: String) throws -> TokenSecret {
+        let data = try privateContents(path, flag: flag, what: "a token secret")
+        do {
+            return try TokenSecret(fileContents: data)
+        } catch {
+            throw CLIError.usage("\(flag): \(error.reason)")
+        }
+    }
+
+    /// Reads a file that must be private (mode 0600 or stricter), such as a secret.
+    /// - Parameter what: what the file holds, for the message that asks for `chmod 600`.
+    /// - Throws: `CLIError` (usage) when the file is missing, not regular, readable by others or too large.
+    static func privateContents(_ path: String, flag: String, what: String) throws -> [UInt8] {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw CLIError.usage("\(flag): cannot read \(path): \(String(cString: strerror(errno)))")
@@ -28,15 +40,11 @@ enum TokenSecretFile {
         let mode = status.st_mode & 0o777
         guard mode & 0o077 == 0 else {
             throw CLIError.usage("\(flag): \(path) can be read by others (mode \(String(mode, radix: 8))): "
-                                    + "run `chmod 600 \(path)`; a token secret must be private")
+                                    + "run `chmod 600 \(path)`; \(what) must be private")
         }
         guard status.st_size <= maximumSize, let data = FileManager.default.contents(atPath: path) else {
             throw CLIError.usage("\(flag): cannot read \(path), or it is larger than \(maximumSize) bytes")
         }
-        do {
-            return try TokenSecret(fileContents: Array(data))
-        } catch {
-            throw CLIError.usage("\(flag): \(error.reason)")
-        }
+        return Array(data)
     }
 }

@@ -59,6 +59,11 @@ final class ShowHub {
     private var renewTimer: Scheduled?
     /// What `/metrics` reads (``ShowMetrics``): counted here, on the loop, as plain integers.
     private var counters = ShowCounters()
+    /// Since when each live show is live and its most viewers so far, for its end's event: one entry per live show,
+    /// removed when it ends.
+    private var liveSince: [String: (since: Int64, peakViewers: Int)] = [:]
+    /// The pictures each show publishes, to tell which started or stopped: removed when none is.
+    private var publishedTiles: [String: Set<TileKind>] = [:]
 
     init(configuration: ShowServer.Configuration, ingestURL: String?, loop: EventLoop, worker: StoreWorker,
          directory: Locked<IngestDirectory>, cutter: Locked<(@Sendable (String, String?) -> Void)?>,
@@ -468,6 +473,7 @@ final class ShowHub {
                 client.connection.send(LiveCodec.encode(message))
             case .broadcast(let message):
                 if case .event(.tiles(let tiles, let main)) = message { configuration.onPictures(name, tiles, main) }
+                if case .event(let event) = message { report(event, show: name, now: now) }
                 let audience = audiences[name] ?? Array((members[name] ?? [:]).values)
                 audiences[name] = audience
                 counters.broadcast(message, to: audience.count)
@@ -481,7 +487,7 @@ final class ShowHub {
             case .persist(let commit, let write):
                 let box = hubBox()
                 worker.submit(.commit(show: name, write) { result in
-                    box.loop.execute { box.value.committed(name, commit, result) }
+                    box.loop.execute { box.value.committed(name, commit, write, result) }
                 })
             case .ingestChanged(let entry):
                 directory.withLock { $0.update(name, entry) }
@@ -497,13 +503,46 @@ final class ShowHub {
         unloadIfDormant(name, now: now)
     }
 
-    private func committed(_ name: String, _ commit: CommitID, _ result: Result<StoreFact, StoreError>) {
-        if case .failure(let error) = result {
+    private func committed(_ name: String, _ commit: CommitID, _ write: StoreWrite,
+                           _ result: Result<StoreFact, StoreError>) {
+        switch result {
+        case .failure(let error):
             configuration.onEvent(.storeFailed(show: name, reason: error.reason))
+        case .success:
+            if case .ban(let user) = write { configuration.onEvent(.userBanned(show: name, user: user)) }
+            if case .kick(let user) = write { configuration.onEvent(.userKicked(show: name, user: user)) }
         }
         let now = WallClock.milliseconds()
         guard let effects = shows[name]?.committed(commit, result, now: now) else { return }
         run(effects, show: name, now: now)
+    }
+
+    /// Turns a show's broadcast into the operator's events (webhooks, the log): live, no longer live, pictures.
+    private func report(_ event: Event, show name: String, now: Int64) {
+        switch event {
+        case .state(.live):
+            guard liveSince[name] == nil else { return }
+            liveSince[name] = (now, shows[name]?.status.viewers ?? 0)
+            configuration.onEvent(.showLive(show: name))
+        case .state(.idle), .state(.ended):
+            guard let live = liveSince.removeValue(forKey: name) else { return }
+            configuration.onEvent(.showEnded(show: name, seconds: Double(now - live.since) / 1000,
+                                             peakViewers: live.peakViewers))
+        case .viewers(let count):
+            if let live = liveSince[name], count > live.peakViewers { liveSince[name] = (live.since, count) }
+        case .tiles(let tiles, _):
+            let now = Set(tiles)
+            let before = publishedTiles[name] ?? []
+            publishedTiles[name] = now.isEmpty ? nil : now
+            for tile in now.subtracting(before).sorted() {
+                configuration.onEvent(.tileAdded(show: name, tile: tile.rawValue))
+            }
+            for tile in before.subtracting(now).sorted() {
+                configuration.onEvent(.tileEnded(show: name, tile: tile.rawValue))
+            }
+        case .media, .message, .deleted, .cleared, .pinned, .slow, .reactions, .you, .ended, .access:
+            return
+        }
     }
 
     private static func close(after message: ServerMessage) -> (code: UInt16, reason: String)? {

@@ -11,6 +11,19 @@ public enum ShowServerEvent: Sendable, Equatable, CustomStringConvertible {
     /// More bans than ``MediaGate`` keeps came within one media token lifetime: the oldest revocation was
     /// forgotten (the banned user's older media tokens may work until they expire).
     case revocationForgotten(ageSeconds: Int64)
+    /// A show went live: a host picture is published.
+    case showLive(show: String)
+    /// A live show stopped being live (its pictures stopped, or its host ended it), after `seconds` live with at most
+    /// `peakViewers` distinct viewers at once.
+    case showEnded(show: String, seconds: Double, peakViewers: Int)
+    /// A picture of a show started being published.
+    case tileAdded(show: String, tile: String)
+    /// A picture of a show stopped.
+    case tileEnded(show: String, tile: String)
+    /// A moderator banned a user from a show (committed to the store).
+    case userBanned(show: String, user: String)
+    /// A moderator kicked a user out of a show (committed to the store).
+    case userKicked(show: String, user: String)
 
     /// One log line.
     public var description: String {
@@ -22,6 +35,13 @@ public enum ShowServerEvent: Sendable, Equatable, CustomStringConvertible {
             "shows: \(messages) chat message\(messages == 1 ? "" : "s") older than \(Self.days(days)) removed"
         case .revocationForgotten(let age):
             "shows: too many bans at once: a revocation \(age) s old was forgotten (its media tokens expire soon)"
+        case .showLive(let show): "show \(show): live"
+        case .showEnded(let show, let seconds, let peak):
+            "show \(show): no longer live after \(Int(seconds.rounded())) s, at most \(peak) viewers"
+        case .tileAdded(let show, let tile): "show \(show): picture \(tile) started"
+        case .tileEnded(let show, let tile): "show \(show): picture \(tile) stopped"
+        case .userBanned(let show, let user): "show \(show): user \(user) banned"
+        case .userKicked(let show, let user): "show \(show): user \(user) kicked"
         }
     }
 

@@ -19,7 +19,8 @@ import Testing
     }
 
     static func server(directory: String, cuts: Locked<[Set<UInt64>]>? = nil,
-                       mediaTokenLifetime: Duration = .seconds(600)) async throws -> ShowServer {
+                       mediaTokenLifetime: Duration = .seconds(600),
+                       onEvent: @escaping @Sendable (ShowServerEvent) -> Void = { _ in }) async throws -> ShowServer {
         let catalog = try ShowsFile.catalog(from: Array("""
             {"streams": [{"pattern": "show:{id}", "hosts": ["ann"], "mods": ["{id}"], "users": "viewer",
                           "visitors": "read_only", "reactions": true}]}
@@ -27,7 +28,7 @@ import Testing
         let server = try ShowServer(configuration: .init(
             catalog: catalog, secret: secret,
             makeStore: { () throws(StoreError) -> any ShowStore in try SQLiteShowStore(directory: directory) },
-            mediaTokenLifetime: mediaTokenLifetime))
+            onEvent: onEvent, mediaTokenLifetime: mediaTokenLifetime))
         try await server.start(ingestURL: "rtmp://127.0.0.1:1935/live")
         if let cuts { server.setPublisherDisconnector { ids in cuts.withLock { $0.append(ids) } } }
         return server
@@ -250,5 +251,52 @@ extension ShowServerTests {
             return
         }
         #expect(welcome.chat.messages.map(\.text) == ["29 days ago", "1 days ago"])
+    }
+}
+
+extension ShowServerTests {
+    /// What webhooks tell a backend comes as events: live once, the picture, a kick and a ban once committed, the
+    /// picture's end and the show's end with how long it was live and its most viewers.
+    @Test func aShowsLifeComesAsEventsOnceEach() async throws {
+        let directory = try TemporaryDirectory("show-server")
+        let events = Locked<[ShowServerEvent]>([])
+        let server = try await Self.server(directory: directory.path) { event in events.withLock { $0.append(event) } }
+        defer { server.stop() }
+        let (ann, annSession) = Self.joined(server, "ann")
+        let (bob, _) = Self.joined(server, "bob")
+        Self.send(server, annSession, 2, .ingest(renew: false))
+        let gate = server.publishGate()
+        let reply = ann.reply(2)
+        guard case .success(.ingest(let endpoint))? = reply, case .allow(let admission) = gate.authorize("live", endpoint.key)
+        else {
+            Issue.record("no key: \(String(describing: reply))")
+            return
+        }
+        gate.started(admission)
+        #expect(bob.wait { $0.events.contains(.tiles([.obs], main: .obs)) })
+        Self.send(server, annSession, 3, .kick(user: "bob"))
+        Self.send(server, annSession, 4, .ban(user: "eve"))
+        _ = ann.reply(4)
+        gate.stopped(admission)
+        let deadline = ContinuousClock.now + .seconds(10)
+        // The show's end comes first, then its picture's, from one broadcast of each.
+        while !events.withLock({ $0.contains(.tileEnded(show: "show:mugs", tile: "obs")) }),
+              ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let seen = events.withLock { $0 }
+        #expect(Array(seen.prefix(2)) == [.showLive(show: "show:mugs"), .tileAdded(show: "show:mugs", tile: "obs")],
+                "\(seen)")
+        #expect(seen.contains(.userKicked(show: "show:mugs", user: "bob")), "\(seen)")
+        #expect(seen.contains(.userBanned(show: "show:mugs", user: "eve")), "\(seen)")
+        #expect(seen.contains(.tileEnded(show: "show:mugs", tile: "obs")), "\(seen)")
+        guard case .showEnded(let show, let seconds, let peak)? = seen.first(where: {
+            if case .showEnded = $0 { true } else { false }
+        }) else {
+            Issue.record("no end: \(seen)")
+            return
+        }
+        #expect(show == "show:mugs" && seconds >= 0 && seconds < 10 && peak == 1, "\(seen)")
+        #expect(seen.filter { if case .showLive = $0 { true } else { false } }.count == 1)
     }
 }

@@ -1,0 +1,238 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 33's webhooks as a backend receives them: a real `stream serve --shows --webhook`, ffmpeg publishing a
+/// show with its ingest key, and a receiver written with Python's `http.server` that checks every signature with
+/// Python's `hmac`.
+@Suite(.startsPeers, .serialized) struct WebhookServeTests {
+    static let shows = """
+        {"streams": [{"pattern": "show:{id}", "hosts": ["ann"], "users": "viewer", "visitors": "viewer"}]}
+        """
+    static let webhookSecret = "whsec-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+
+    /// The receiver: `receiver.py PORT SECRET_FILE LOG FAIL_FIRST` answers the first FAIL_FIRST requests 500 and the
+    /// rest 204, and appends one JSON line per request to LOG with whether its signature checked.
+    static let receiver = #"""
+        import hashlib, hmac, json, sys, time
+        from http.server import BaseHTTPRequestHandler, HTTPServer
+
+        PORT, SECRET, LOG, FAIL_FIRST = int(sys.argv[1]), open(sys.argv[2], "rb").read().strip(), sys.argv[3], \
+            int(sys.argv[4])
+        seen = {"requests": 0}
+
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                timestamp = self.headers["Stream-Timestamp"]
+                expected = "v1=" + hmac.new(SECRET, timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
+                signed = hmac.compare_digest(expected, self.headers["Stream-Signature"] or "")
+                fresh = abs(time.time() - int(timestamp)) < 300
+                event = json.loads(body)
+                seen["requests"] += 1
+                status = 500 if seen["requests"] <= FAIL_FIRST else 204
+                with open(LOG, "a") as log:
+                    log.write(json.dumps({"id": event["id"], "type": event["type"], "stream": event["stream"],
+                                          "signed": signed and fresh, "status": status, "event": event,
+                                          "idHeader": self.headers["Stream-Webhook-Id"]}) + "\n")
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+
+        server = HTTPServer(("127.0.0.1", PORT), Handler)
+        print("listening", flush=True)
+        server.serve_forever()
+        """#
+
+    /// `golive.py BASE TOKEN_SECRET WORK`: the host asks for the ingest key, ffmpeg publishes 3 s, the host bans eve
+    /// meanwhile, and the script returns once the show is live and then idle again.
+    static let goLive = #"""
+        import asyncio, subprocess, sys
+        from liveclient import Client, mint
+
+        BASE, SECRET, WORK = sys.argv[1], open(sys.argv[2]).read().strip(), sys.argv[3]
+
+
+        async def main():
+            ann = await Client(BASE, "show:mugs", mint(SECRET, "ann"), label="ann").open()
+            await ann.join()
+            ingest = await ann.request("ingest")
+            assert ingest["ok"], ingest
+            ffmpeg = subprocess.Popen(["ffmpeg", "-nostdin", "-loglevel", "warning", "-re", "-f", "lavfi", "-i",
+                                       "testsrc2=size=320x240:rate=15", "-t", "3", "-c:v", "libx264", "-preset",
+                                       "ultrafast", "-tune", "zerolatency", "-g", "15", "-f", "flv",
+                                       f"{ingest['url']}/{ingest['key']}"],
+                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                      stderr=open(f"{WORK}/ffmpeg.log", "w"))
+            await ann.wait(lambda c: {"event": "state", "state": "live"} in c.events, timeout=20, what="live")
+            assert (await ann.request("ban", user="eve"))["ok"]
+            ffmpeg.wait(timeout=20)
+            await ann.wait(lambda c: {"event": "state", "state": "idle"} in c.events, timeout=20, what="idle")
+            print("done")
+
+
+        asyncio.run(main())
+        """#
+
+    /// The files and ports of one test.
+    final class Setup {
+        let work: TemporaryDirectory
+        let tokenSecret: String
+        let webhookSecret: String
+        let httpPort: Int
+        let rtmpPort: Int
+        let hookPort: Int
+        private var starts = 0
+
+        init() throws {
+            work = try TemporaryDirectory("webhooks")
+            tokenSecret = work.file("token-secret")
+            webhookSecret = work.file("webhook-secret")
+            try "5b0e4c2a9d7f1e3b6a8c0d2f4e6a8b0c1d3e5f7a9b1c3d5e\n".write(toFile: tokenSecret, atomically: true,
+                                                                          encoding: .utf8)
+            try (WebhookServeTests.webhookSecret + "\n").write(toFile: webhookSecret, atomically: true,
+                                                                encoding: .utf8)
+            #expect(chmod(tokenSecret, 0o600) == 0 && chmod(webhookSecret, 0o600) == 0)
+            try WebhookServeTests.shows.write(toFile: work.file("shows.json"), atomically: true, encoding: .utf8)
+            for (name, text) in ["liveclient.py": LiveShowPeers.client, "receiver.py": WebhookServeTests.receiver,
+                                 "golive.py": WebhookServeTests.goLive] {
+                try text.write(toFile: work.file(name), atomically: true, encoding: .utf8)
+            }
+            (httpPort, rtmpPort, hookPort) = (try FreePort.next(), try FreePort.next(), try FreePort.next())
+        }
+
+        /// The receiver on `hookPort`, answering the first `failFirst` requests 500.
+        func receiver(failFirst: Int = 0) throws -> BackgroundProcess {
+            let process = try BackgroundProcess("python3", [work.file("receiver.py"), "\(hookPort)", webhookSecret,
+                                                            work.file("received.jsonl"), "\(failFirst)"],
+                                                errorLog: work.file("receiver.err"))
+            #expect(try process.readLine(timeout: 10) == "listening")
+            return process
+        }
+
+        /// `stream serve` with webhooks to the receiver's port (a query holding a credential, which the log must
+        /// not show).
+        func serve() throws -> BackgroundProcess {
+            starts += 1
+            let process = try BackgroundProcess(try StreamExecutable.url().path, [
+                "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)", "--no-record",
+                "--shows", work.file("shows.json"), "--token-secret-file", tokenSecret, "--data-dir",
+                work.file("data"), "--metrics-listen", "off", "--webrtc-listen", "127.0.0.1:0",
+                "--webhook", "http://127.0.0.1:\(hookPort)/hooks?key=hidden-credential",
+                "--webhook-secret-file", webhookSecret,
+            ], environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve-\(starts).err"))
+            try FreePort.waitUntilListening(httpPort)
+            return process
+        }
+
+        /// The show goes live with ffmpeg and ends when ffmpeg stops.
+        func goLive() throws {
+            let result = try Subprocess.run("python3", [work.file("golive.py"), "ws://127.0.0.1:\(httpPort)",
+                                                        tokenSecret, work.path], timeout: 90)
+            #expect(result.status == 0, "golive.py: \(result.stderr)")
+        }
+
+        /// What the receiver got so far.
+        func received() -> [[String: Any]] {
+            let text = (try? String(contentsOfFile: work.file("received.jsonl"), encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+
+        /// The types the receiver accepted (answered 204), in order.
+        func accepted() -> [String] {
+            received().filter { $0["status"] as? Int == 204 }.compactMap { $0["type"] as? String }
+        }
+    }
+
+    /// Reads the server's standard output until a line contains `text` (so its pipe never fills either).
+    static func output(of process: BackgroundProcess, until text: String, within seconds: TimeInterval) -> String {
+        var seen = ""
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, let line = try? process.readLine(timeout: deadline.timeIntervalSinceNow) {
+            seen += line + "\n"
+            if line.contains(text) { break }
+        }
+        return seen
+    }
+
+    @Test func everyEventIsSignedArrivesOnceAndA500IsRetried() async throws {
+        let setup = try Setup()
+        let receiver = try setup.receiver(failFirst: 1)
+        defer { receiver.stop() }
+        let serve = try setup.serve()
+        defer { serve.stop() }
+        try setup.goLive()
+        try await eventually("show.ended accepted", within: .seconds(20), every: .milliseconds(50),
+                             seen: { "\(setup.received())" }) { setup.accepted().contains("show.ended") }
+        let received = setup.received()
+        #expect(received.allSatisfy { $0["signed"] as? Bool == true }, "\(received)")
+        #expect(received.allSatisfy { $0["idHeader"] as? String == $0["id"] as? String }, "\(received)")
+        let accepted = setup.accepted()
+        #expect(accepted.filter { $0 == "show.live" }.count == 1, "\(accepted)")
+        #expect(accepted.filter { $0 == "show.ended" }.count == 1, "\(accepted)")
+        #expect(accepted.filter { $0 == "tile.added" }.count == 1, "\(accepted)")
+        #expect(accepted.filter { $0 == "user.banned" }.count == 1, "\(accepted)")
+        let banned = try #require(received.last { $0["type"] as? String == "user.banned" }?["event"] as? [String: Any])
+        #expect(banned["user"] as? String == "eve" && banned["stream"] as? String == "show:mugs", "\(banned)")
+        // The first request was answered 500 and sent again, with the same id.
+        let first = try #require(received.first)
+        #expect(first["status"] as? Int == 500 && first["type"] as? String == "show.live", "\(received)")
+        #expect(received.filter { $0["id"] as? String == first["id"] as? String }.count == 2, "\(received)")
+        let ended = try #require(received.last { $0["type"] as? String == "show.ended" }?["event"] as? [String: Any])
+        #expect(ended["stream"] as? String == "show:mugs", "\(ended)")
+        #expect((ended["duration"] as? Double).map { $0 > 1 && $0 < 30 } == true, "\(ended)")
+        #expect(ended["peak_viewers"] as? Int == 0, "\(ended)")
+        let log = Self.output(of: serve, until: "never", within: 0.5)
+        #expect(log.contains("attempt 1 failed (answered 500)"), "\(log)")
+        #expect(!log.contains("hidden-credential") && !log.contains(Self.webhookSecret), "\(log)")
+    }
+
+    @Test func eventsQueuedWhenTheServerIsKilledArriveAfterARestart() async throws {
+        let setup = try Setup()
+        let serve = try setup.serve()
+        defer { serve.stop() }
+        try setup.goLive()
+        // With the receiver down the first event fails and waits; the end is queued (on disk) behind it. SIGKILL.
+        let log = Self.output(of: serve, until: "attempt 1 failed", within: 20)
+        #expect(log.contains("webhooks: show.live"), "\(log)")
+        let queue = setup.work.file("data/webhooks.queue")
+        try await eventually("show.ended in the queue file", within: .seconds(10), seen: { "\(log)" }) {
+            ((try? String(contentsOfFile: queue, encoding: .utf8)) ?? "").contains(#""type":"show.ended""#)
+        }
+        serve.crash()
+        let receiver = try setup.receiver()
+        defer { receiver.stop() }
+        let again = try setup.serve()
+        defer { again.stop() }
+        let restarted = Self.output(of: again, until: "queued before the last stop", within: 10)
+        #expect(restarted.contains("5 events queued before the last stop"), "\(restarted)")
+        try await eventually("the queued events accepted", within: .seconds(20), every: .milliseconds(50),
+                             seen: { "\(setup.received())" }) { setup.accepted().contains("show.ended") }
+        let accepted = setup.accepted()
+        #expect(Array(accepted.prefix(2)) == ["show.live", "tile.added"], "\(accepted)")
+        #expect(accepted.filter { $0 == "show.ended" }.count == 1, "\(accepted)")
+        #expect(setup.received().allSatisfy { $0["signed"] as? Bool == true })
+    }
+
+    @Test func aSecretOthersCanReadIsAUsageError() throws {
+        let setup = try Setup()
+        #expect(chmod(setup.webhookSecret, 0o644) == 0)
+        let result = try Subprocess.run(try StreamExecutable.url().path, [
+            "serve", "--listen", "127.0.0.1:\(setup.rtmpPort)", "--http-listen", "127.0.0.1:\(setup.httpPort)",
+            "--no-record", "--shows", setup.work.file("shows.json"), "--token-secret-file", setup.tokenSecret,
+            "--data-dir", setup.work.file("data"), "--webhook", "http://127.0.0.1:\(setup.hookPort)/",
+            "--webhook-secret-file", setup.webhookSecret,
+        ], timeout: 20)
+        #expect(result.status == 2, "\(result.status): \(result.stderr)")
+        #expect(result.stderr.contains("can be read by others") && result.stderr.contains("chmod 600"),
+                "\(result.stderr)")
+        #expect(!result.stderr.contains(Self.webhookSecret))
+    }
+}
