@@ -127,6 +127,13 @@ struct ServeCommand: Command {
             console.print("Watch pages at /watch/NAME on the HTTP listener")
         }
         webhooks?.start()
+        // SIGHUP re-reads the shows and keys files (docs/operations.md).
+        let reloadable = ServeReload(shows: shows.flatMap { shows in arguments.value("shows").map { (shows, $0) } },
+                                     keys: configuration.allowedKeys.flatMap { keys in
+                                         arguments.value("keys-file").map { (keys, $0) } })
+        let reload = reloadable.isEmpty ? nil : ReloadSignal {
+            for line in reloadable.run() { console.print(Self.timestamp() + " " + line) }
+        }
         // HTTP: its own block, where later issues' routes join (ServeHTTP.router).
         let http: HTTPServer?
         do {
@@ -172,6 +179,7 @@ struct ServeCommand: Command {
         shows?.server.stop()
         server.stop()
         if let webhooks { try runBlocking { await webhooks.stop() } }
+        withExtendedLifetime(reload) {}
         console.print("Stopped")
         return ExitCode.success
     }

@@ -122,6 +122,23 @@ struct ServeShows {
         }
     }
 
+    /// Reads the shows file again and serves its declarations (SIGHUP); a file that does not parse is refused,
+    /// with its line, and the declarations in force stay.
+    /// - Returns: the log line that says which.
+    func reload(_ file: String) -> String {
+        guard let contents = FileManager.default.contents(atPath: file) else {
+            return "shows: reload refused: cannot read \(file); the declarations in force stay"
+        }
+        do {
+            let catalog = try ShowsFile.catalog(from: Array(contents))
+            server.replaceCatalog(catalog)
+            let count = catalog.declarations.count
+            return "shows: reloaded \(file): \(count) pattern\(count == 1 ? "" : "s")"
+        } catch {
+            return "shows: reload refused: \(file): \(error); the declarations in force stay"
+        }
+    }
+
     /// The ingest URL of a listener: 0.0.0.0 and :: become 127.0.0.1 (pass --ingest-url for other machines).
     static func ingestURL(scheme: String, host: String, port: Int) -> String {
         let reachable = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host

@@ -4,20 +4,31 @@ import Glibc
 #else
 import Foundation
 #endif
+import Locking
 
 /// The stream keys a server accepts, read from a file with one key a line.
 ///
 /// Blank lines and lines starting with `#` are ignored; surrounding white space is trimmed. Checks compare every
 /// key in full, so the time taken does not tell a prober how close a guess was.
+///
+/// Copies share their keys: ``replace(with:)`` (the operator reloaded the file) changes what every holder of the
+/// list allows, the RTMP ingest's and WHIP's alike, without handing them a new value.
 public struct KeyList: Sendable {
-    private let keys: [[UInt8]]
+    private let keys: Locked<[[UInt8]]>
 
     /// How many keys are allowed.
-    public var count: Int { keys.count }
+    public var count: Int { keys.withLock { $0.count } }
 
     /// Creates a list from keys.
     public init(_ keys: [String]) {
-        self.keys = keys.map { Array($0.utf8) }
+        self.keys = Locked(keys.map { Array($0.utf8) })
+    }
+
+    /// Allows `other`'s keys instead of these, in this list and every copy of it. A publish already admitted with a
+    /// key that is no longer allowed goes on; the next publish with it is refused.
+    public func replace(with other: KeyList) {
+        let replacement = other.keys.withLock { $0 }
+        keys.withLock { $0 = replacement }
     }
 
     /// Reads a keys file.
@@ -42,7 +53,7 @@ public struct KeyList: Sendable {
     public func allows(_ key: String) -> Bool {
         let candidate = Array(key.utf8)
         var found = false
-        for allowed in keys where Self.constantTimeEqual(allowed, candidate) {
+        for allowed in keys.withLock({ $0 }) where Self.constantTimeEqual(allowed, candidate) {
             found = true
         }
         return found

@@ -237,6 +237,13 @@ public final class ShowServer: Sendable {
         onHub { $0.disconnected(session) }
     }
 
+    /// Serves `catalog`'s declarations from now on (the operator reloaded the shows file): a name no pattern matched
+    /// before may join at once. A show already loaded keeps the rules it was loaded with until it has no session
+    /// left and is unloaded; no session is closed by a reload.
+    public func replaceCatalog(_ catalog: StreamCatalog) {
+        onHub { $0.catalog = catalog }
+    }
+
     private func onHub(_ work: @escaping @Sendable (ShowHub) -> Void) {
         guard let bound = hub.withLock({ $0 }) else { return }
         bound.loop.execute { work(bound.value) }
