@@ -41,6 +41,14 @@ struct ServeCommand: Command {
         127.0.0.1:9464, loopback; off for none), never on the public HTTP port: connections by protocol, live
         publishes, bytes, LL-HLS requests, live shows' watchers, chat messages, deliveries, drops and refusals by
         reason, and the show store's commit latency. docs/operations.md lists every metric.
+        --config FILE takes these options from a JSON object, a key per option without its dashes ("http-listen":
+        "127.0.0.1:8080", "no-http": true, an array for one given more than once); the command line overrides the
+        file, and SIGHUP does not re-read it. Secrets never go in it: they stay in the files --token-secret-file,
+        --webhook-secret-file and --keys-file name (docs/operations.md, "A config file").
+        --log-format json prints each line as a JSON object: time (UTC, ISO 8601 with milliseconds), level, event
+        (a short stable name, "log" for a line without one), message (the text line) and, for publishes and plays,
+        app, tag and peer; as in text, never a stream key or a token. An error in --config or --log-format is
+        printed as text; any later one that stops stream serve is an object too (event "fatal").
         """
     let options: [OptionSpec] = [
         .value("listen", valueName: "HOST:PORT",
@@ -56,9 +64,34 @@ struct ServeCommand: Command {
         .value("keys-file", valueName: "FILE", help: "Allowed stream keys, one a line; others are refused."),
         .value("max-connections", valueName: "N", help: "Most connections at once per listener (default 512)."),
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
-    ] + ServeHTTP.options + ServeShows.options + [ServeMetrics.listen] + ServeWebhooks.options
+    ] + ServeHTTP.options + ServeShows.options + [ServeMetrics.listen]
+        + ServeWebhooks.options + [ServeConfigFile.option, ServeLogFormat.option]
 
-    func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+    func run(_ commandLine: ParsedArguments, context: CommandContext) throws -> Int32 {
+        // --config FILE: the file's options under the command line's (docs/operations.md, "A config file").
+        let file = try ServeConfigFile.load(commandLine, options: options)
+        let arguments = file?.merged(under: commandLine) ?? commandLine
+        let format: ServeLogFormat
+        do {
+            format = try ServeLogFormat.parse(arguments)
+        } catch {
+            throw file?.locating(error, commandLine: commandLine) ?? error
+        }
+        // --log-format json: every line printed from here on is a JSON object (docs/operations.md, "Logs").
+        var logged = context
+        logged.console = format.console(context.console)
+        do {
+            return try serve(arguments, context: logged)
+        } catch let error as CLIError {
+            let located = file?.locating(error, commandLine: commandLine) ?? error
+            guard format == .json else { throw located }
+            // The error that stops the server is a line of the log too, so a collector sees why it stopped.
+            logged.console.printError("stream: \(located.message)")
+            return located.exitCode
+        }
+    }
+
+    private func serve(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
         try arguments.requireNoPositionals("serve")
         // Every argument is checked before makeConfiguration creates the recording directory.
         let duration = try arguments.value("duration").map { text -> Double in
