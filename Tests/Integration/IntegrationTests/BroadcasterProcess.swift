@@ -57,9 +57,13 @@ final class BroadcasterProcess {
     var errors: String { (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "" }
 
     /// Waits for it to end by itself; nil when it had to be killed after `timeout`.
+    /// Once it exited, every line it printed has been read too (the reader thread may lag the exit: a test read
+    /// the output without the last summary line on a loaded machine).
     func waitForExit(timeout: TimeInterval) -> Int32? {
         defer { memory.stop() }
-        return process.waitForExit(timeout: timeout)
+        let status = process.waitForExit(timeout: timeout)
+        if status != nil { _ = lines.waitForEnd(timeout: 10) }
+        return status
     }
 
     func stop() {
@@ -71,6 +75,7 @@ final class BroadcasterProcess {
 /// What the broadcaster printed, line by line, with when each line arrived.
 final class Lines: Sendable {
     private let lines = Locked<[(at: ContinuousClock.Instant, text: String)]>([])
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Reads the process's standard output on a thread until it ends.
     init(of process: BackgroundProcess) {
@@ -78,8 +83,16 @@ final class Lines: Sendable {
             while let line = try? process.readLine(timeout: 300) {
                 lines.withLock { $0.append((ContinuousClock.now, line)) }
             }
+            ended.signal()
         }
         thread.start()
+    }
+
+    /// Waits until the output ended and every line was read; false when `timeout` passed first.
+    func waitForEnd(timeout: TimeInterval) -> Bool {
+        guard ended.wait(timeout: .now() + timeout) == .success else { return false }
+        ended.signal()
+        return true
     }
 
     var all: [(at: ContinuousClock.Instant, text: String)] { lines.withLock { $0 } }
