@@ -76,6 +76,11 @@ public struct STUNAttribute: Sendable, Hashable {
         return STUNAttribute(type: Kind.errorCode, value: value)
     }
 
+    /// UNKNOWN-ATTRIBUTES (RFC 8489 §14.9): the comprehension-required types a 420 response refuses.
+    public static func unknownAttributes(_ types: [UInt16]) -> STUNAttribute {
+        STUNAttribute(type: Kind.unknownAttributes, value: types.flatMap { bigEndian(UInt64($0), width: 2) })
+    }
+
     /// XOR-MAPPED-ADDRESS (RFC 8489 §14.2): the port XORed with the cookie's top half, an IPv4 address with the
     /// cookie, an IPv6 address with the cookie and the transaction id.
     public static func xorMappedAddress(_ address: TransportAddress, transactionID: [UInt8]) -> STUNAttribute {

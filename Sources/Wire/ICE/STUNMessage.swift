@@ -66,6 +66,33 @@ public struct STUNMessage: Sendable, Hashable {
         return Array(bytes[(start + 4)..<(start + 8)]) == magicCookieBytes
     }
 
+    /// Whether `bytes` starts like a Binding request (RFC 8489 §5: type 0x0001, the magic cookie), without reading
+    /// the rest: what a demultiplexer needs before it knows which session's credentials apply.
+    public static func isBindingRequest(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= headerSize && bytes[0] == 0x00 && bytes[1] == 0x01 && Array(bytes[4..<8]) == magicCookieBytes
+    }
+
+    /// The USERNAME attribute's value, found by walking the attribute headers only: no integrity or fingerprint is
+    /// checked and nothing is copied but the value, so a demultiplexer can pick the session (by the ufrag before
+    /// the colon) whose password then checks the whole message.
+    /// - Parameter bytes: one datagram that ``looksLikeSTUN(_:)``.
+    /// - Returns: the value, or nil when there is none before MESSAGE-INTEGRITY or the attributes are cut short.
+    public static func peekUsername(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= headerSize, bytes.count <= maximumSize else { return nil }
+        let end = min(bytes.count, headerSize + (Int(bytes[2]) << 8 | Int(bytes[3])))
+        var offset = headerSize
+        while end - offset >= 4 {
+            let type = UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            guard end - offset - 4 >= length else { return nil }
+            if type == STUNAttribute.Kind.username { return Array(bytes[(offset + 4)..<(offset + 4 + length)]) }
+            // RFC 8489 §14.5: what follows MESSAGE-INTEGRITY is not covered by it, so a USERNAME there is ignored.
+            if type == STUNAttribute.Kind.messageIntegrity { return nil }
+            offset += 4 + (length + 3) & ~3
+        }
+        return nil
+    }
+
     /// Reads a message.
     /// - Parameter bytes: one whole UDP datagram.
     /// - Throws: ``STUNError`` naming what is malformed.
