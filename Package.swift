@@ -254,7 +254,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "WebAssetsTests", dependencies: ["WebAssets"], swiftSettings: strict),
         .testTarget(name: "DigestTests", dependencies: ["Digest"], swiftSettings: strict),
-        .testTarget(name: "SDPTests", dependencies: ["SDP"], swiftSettings: strict),
+        .testTarget(name: "SDPTests", dependencies: ["SDP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ICETests", dependencies: ["ICE", "ByteIO", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RTPTests", dependencies: ["RTP"], swiftSettings: strict),
         .testTarget(name: "WHIPTests", dependencies: ["WHIP"], swiftSettings: strict),
