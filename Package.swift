@@ -30,7 +30,7 @@ let package = Package(
                                                "Identity", "StreamCore", "Metrics"]),
         // What `stream serve` is made of: the RTMP ingest, HTTP and WebSocket, LL-HLS, live shows and their store.
         .library(name: "StreamServer", targets: ["Transport", "IngestServer", "HTTPServer", "LiveHLS", "ShowServer",
-                                                 "SQLiteShowStore", "WebAssets"]),
+                                                 "SQLiteShowStore", "WebRTCServer", "WebAssets"]),
         // Going live from Linux: capture, the broadcaster, WebRTC (WHIP) and live shows' hosts.
         .library(name: "StreamBroadcast", targets: ["Capture", "Broadcast", "WebRTC", "RealtimeBroadcast"]),
         .executable(name: "stream", targets: ["stream"]),
@@ -164,6 +164,12 @@ let package = Package(
                 dependencies: ["SDP", "ICE", "RTP", "DTLS", "SRTP", "WHIP", "Transport", "Encoders", "FLV", "Engine",
                                "HTTPClient", "HTTP", "Locking", "StreamCore", "ByteIO"],
                 swiftSettings: strict),
+        // The WebRTC server: every WHIP and WHEP session on one UDP port (ICE-lite, DTLS server, SRTP), forwarding
+        // to WHEP players, and the WHIP and WHEP routes.
+        .target(name: "WebRTCServer",
+                dependencies: ["SDP", "ICE", "RTP", "FLV", "DTLS", "SRTP", "Transport", "HTTPServer", "HTTP", "ByteIO",
+                               "Opus", "Encoders"],
+                swiftSettings: strict),
         // The RTMP client over any byte stream (portable: the iOS extension links it); Linux's TCP/TLS stream in
         // TCPConnector.swift is the one file that needs Transport.
         .target(name: "Publisher",
@@ -262,6 +268,10 @@ let package = Package(
                     dependencies: ["WebRTC", "WHIP", "Encoders", "Media", "Opus", "Transport", "Locking",
                                    "TestSupport", "stream"],
                     swiftSettings: strict),
+        .testTarget(name: "WebRTCServerTests",
+                    dependencies: ["WebRTCServer", "HTTPServer", "HTTP", "FLV", "RTP", "ICE", "DTLS", "Locking",
+                                   "TestSupport", "stream", "Opus", "Encoders", "Media"],
+                    swiftSettings: strict),
         .testTarget(name: "DTLSTests", dependencies: ["DTLS", "SRTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "OpusTests",
                     dependencies: ["Opus", "Encoders", "Media",
@@ -341,7 +351,7 @@ let layers: [(name: String, targets: [String])] = [
     ("Media", ["Media", "Encoders", "Opus", "Capture"]),
     // Servers, clients, stores and the broadcast engine: the machines above driven by the I/O below.
     ("Drivers", ["IngestServer", "HTTPServer", "HTTPClient", "Publisher", "LiveHLS", "ShowServer", "SQLiteShowStore",
-                 "Engine", "WebRTC", "Broadcast"]),
+                 "Engine", "WebRTC", "WebRTCServer", "Broadcast"]),
     // What apps link: the live-show client and the app's decisions.
     ("Clients", ["RealtimeCalls", "RealtimeBroadcast", "AppLogic"]),
     // The command-line tool, its web pages and the benchmark program.

@@ -1,0 +1,25 @@
+import HTTP
+import HTTPServer
+
+/// The answers every WHIP and WHEP route shares: a refusal in words and a CORS preflight (RFC 9725 §4.2), with the
+/// cross-origin headers a browser page on another origin needs to read them.
+protocol WebRTCRouteAnswers {}
+
+extension WebRTCRouteAnswers {
+    /// A refusal: `message` as text, readable by a page on any origin.
+    static func refuse(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
+        var response = HTTPResponse.text(message + "\n", status: status)
+        response.headers.add("Access-Control-Allow-Origin", "*")
+        return response
+    }
+
+    /// A CORS preflight's answer: the methods `allow`ed, `Accept-Post: application/sdp`, and the request `headers` a
+    /// page may send (`Authorization` only where the route reads a bearer token).
+    static func preflight(allow: String, headers: String = "Authorization, Content-Type") -> HTTPResponse {
+        HTTPResponse(status: .noContent, headers: [
+            "Allow": allow, "Accept-Post": "application/sdp", "Access-Control-Allow-Origin": "*",
+            "Access-Control-Allow-Methods": allow, "Access-Control-Allow-Headers": headers,
+            "Access-Control-Expose-Headers": "Location",
+        ])
+    }
+}
