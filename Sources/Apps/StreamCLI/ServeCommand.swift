@@ -9,6 +9,7 @@ import IngestServer
 import Locking
 import Recording
 import Transport
+import WebRTCServer
 
 /// `stream serve`: an RTMP/RTMPS ingest that relays each stream to players and records it.
 struct ServeCommand: Command {
@@ -41,6 +42,25 @@ struct ServeCommand: Command {
         127.0.0.1:9464, loopback; off for none), never on the public HTTP port: connections by protocol, live
         publishes, bytes, LL-HLS requests, live shows' watchers, chat messages, deliveries, drops and refusals by
         reason, and the show store's commit latency. docs/operations.md lists every metric.
+        WebRTC publishers (OBS, browsers, `stream broadcast`) push over WHIP to http://HOST:PORT/whip/APP on the
+        HTTP listener with the stream key as the bearer token (--keys-file applies as for RTMP); every session's media
+        (ICE-lite, DTLS-SRTP, H.264 and Opus) comes to one UDP port, --webrtc-listen (default 127.0.0.1:8189; if
+        that default is taken, WHIP is left off with a line saying so), and answers name --webrtc-public-ip as its
+        address. DELETE on the session's Location ends it (docs/webrtc.md, "The server"). A WHIP publish's H.264 is
+        served as LL-HLS at the address an RTMP publish with the same key gets, printed the same way, with its Opus
+        transcoded to AAC (48 kHz stereo, 128 kbit/s). With --shows, a host publishes a show's camera or
+        screen over WHIP to http://HOST:PORT/v1/streams/NAME/whip?tile=camera|screen with the host's access token or
+        a goLive grant as the bearer token: that tile goes live as with an RTMP grant, its H.264 and AAC in the
+        tile's (and the main picture's) LL-HLS; no token 401, not a host 403, no such show 404, another tile 400,
+        the tile busy or the show ended 409, too many sessions 503. DELETE on the Location ends the tile.
+        WebRTC players (WHEP) play a WHIP publish at http://HOST:PORT/whep/APP/TAG, its LL-HLS address's app and
+        tag (printed as "WHEP:" when the publish starts; no token: the tag is unguessable). Its H.264 and Opus RTP
+        are forwarded, not transcoded, on the same UDP port; a player starts at the last keyframe. An RTMP
+        publish's H.264 plays there too (video only; refused with B-frames, which WebRTC plays out of order).
+        With --shows, viewers play a show at http://HOST:PORT/v1/streams/NAME/whep (the main picture, following the
+        host's choice) or .../whep?tile=camera|screen with their access token, a session's media token, or no token
+        where the show lets visitors watch; its role rule and bans apply as for its LL-HLS (401, 403), nothing live
+        there 404, too many players 503; a ban ends the user's players. Only tiles published over WHIP play there.
         --config FILE takes these options from a JSON object, a key per option without its dashes ("http-listen":
         "127.0.0.1:8080", "no-http": true, an array for one given more than once); the command line overrides the
         file, and SIGHUP does not re-read it. Secrets never go in it: they stay in the files --token-secret-file,
@@ -64,7 +84,7 @@ struct ServeCommand: Command {
         .value("keys-file", valueName: "FILE", help: "Allowed stream keys, one a line; others are refused."),
         .value("max-connections", valueName: "N", help: "Most connections at once per listener (default 512)."),
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
-    ] + ServeHTTP.options + ServeShows.options + [ServeMetrics.listen]
+    ] + ServeHTTP.options + ServeWebRTC.options + ServeShows.options + [ServeMetrics.listen]
         + ServeWebhooks.options + [ServeConfigFile.option, ServeLogFormat.option]
 
     func run(_ commandLine: ParsedArguments, context: CommandContext) throws -> Int32 {
@@ -108,11 +128,13 @@ struct ServeCommand: Command {
         let hls = arguments.flag(ServeHTTP.disabled.name) ? nil : ServeHLS(console: console, counters: counters)
         // Live shows (docs/live-protocol.md): declarations and secret checked before anything starts.
         let webhookSink = Locked<ServeWebhooks?>(nil)
+        let whepSink = Locked<ServeWHEPShows?>(nil)
         let shows = try ServeShows.make(arguments, context: context, onEvent: { event in
             console.print(Self.timestamp() + " " + event.description)
             webhookSink.withLock { $0 }?.report(event)
         }, onPictures: { stream, tiles, main in
             hls?.picturesChanged(stream: stream, tiles: tiles, main: main)
+            whepSink.withLock { $0 }?.picturesChanged(stream: stream, tiles: tiles, main: main)
         })
         shows?.configureIngest(&configuration)
         // Webhooks to the app's backend (docs/webhooks.md): shows' events and finished recordings.
@@ -127,6 +149,22 @@ struct ServeCommand: Command {
             throw CLIError.usage("--shows serves live shows over HTTP: drop --no-http")
         }
         let metricsAddress = try ServeMetrics.address(arguments, http: httpConfiguration)
+        // An RTMP and a WHIP publish with one key would share one LL-HLS stream: one at a time.
+        let owners = ServeKeyOwners()
+        // WHIP publishes into shows (POST /v1/streams/NAME/whip), beside plain ones.
+        let whipShows = shows.flatMap { shows in hls.map { ServeWHIPShows(shows: shows.server, hls: $0) } }
+        // WHEP playback of shows (POST /v1/streams/NAME/whep), forwarding their WHIP pictures.
+        let whepShows = shows.flatMap { shows in whipShows.map { ServeWHEPShows(shows: shows.server, whip: $0) } }
+        whepSink.withLock { $0 = whepShows }
+        let webRTCConfiguration = try ServeWebRTC.configuration(arguments, httpEnabled: httpConfiguration != nil,
+                                                                hls: hls, owners: owners, shows: whipShows,
+                                                                console: console)
+        if webRTCConfiguration != nil { owners.configureIngest(&configuration) }
+        // RTMP publishes' video to WHEP players, once the WebRTC port is bound (below).
+        let whepForwarding = Locked<WebRTCServer?>(nil)
+        if webRTCConfiguration != nil, let hls {
+            ServeWebRTC.forwardIngest(&configuration, to: whepForwarding, hls: hls)
+        }
         let server: RTMPServer
         do {
             server = try RTMPServer(configuration: configuration)
@@ -167,6 +205,24 @@ struct ServeCommand: Command {
         let reload = reloadable.isEmpty ? nil : ReloadSignal {
             for line in reloadable.run() { console.print(Self.timestamp() + " " + line) }
         }
+        // WHIP's UDP port, before the HTTP routes that hand it offers.
+        let webRTC: WebRTCServer?
+        do {
+            webRTC = try ServeWebRTC.start(webRTCConfiguration,
+                                           explicit: ServeWebRTC.options.contains { arguments.value($0.name) != nil },
+                                           console: console)
+            whepForwarding.withLock { $0 = webRTC }
+        } catch {
+            shows?.server.stop()
+            server.stop()
+            throw error
+        }
+        if webRTC != nil && whipShows != nil {
+            console.print("WHIP into shows at /v1/streams/NAME/whip?tile=camera|screen (the host's access token or "
+                + "a goLive grant as bearer token)")
+            console.print("WHEP of shows at /v1/streams/NAME/whep[?tile=camera|screen|obs] (the viewer's access "
+                + "token, a session's media token, or none for a visitor)")
+        }
         // HTTP: its own block, where later issues' routes join (ServeHTTP.router).
         let http: HTTPServer?
         do {
@@ -174,10 +230,16 @@ struct ServeCommand: Command {
                 shows?.server.addRoutes(to: &router)
                 hls?.addRoutes(to: &router)
                 ServeWatch.addRoutes(to: &router, watchPages: shows != nil)
+                ServeWebRTC.addRoutes(to: &router, server: webRTC, allowedKeys: configuration.allowedKeys,
+                                      mediaTagKey: configuration.mediaTagKey, owners: owners,
+                                      misses: hls?.misses)
+                if let webRTC { whipShows?.addRoutes(to: &router, server: webRTC) }
+                if let webRTC { whepShows?.addRoutes(to: &router, server: webRTC) }
             }, started: { base in
                 hls?.setBaseURL(base)
             })
         } catch {
+            ServeWebRTC.stop(webRTC)
             shows?.server.stop()
             server.stop()
             throw error
@@ -209,6 +271,7 @@ struct ServeCommand: Command {
         }
         ServeHTTP.stop(metrics)
         ServeHTTP.stop(http)
+        ServeWebRTC.stop(webRTC)
         shows?.server.stop()
         server.stop()
         if let webhooks { try runBlocking { await webhooks.stop() } }

@@ -74,6 +74,13 @@ final class ServeHLS: Sendable {
         }, started: gate.started, stopped: gate.stopped)
     }
 
+    /// A WHIP publish admitted into a show (``ServeWHIPShows``): its media is that show's picture, as a publish the
+    /// RTMP gate admitted with a grant.
+    func expectShowPublish(app: String, keyTag: String, show: String, tile: TileKind) {
+        let publish = HLSPublishRouter.Publish(app: app, keyTag: keyTag)
+        router.withLock { $0.expect(publish, show: show, tile: tile.rawValue) }
+    }
+
     /// A show's tiles or main picture changed (the show server's ``ShowServer/Configuration/onPictures``).
     func picturesChanged(stream: String, tiles: [TileKind], main: TileKind?) {
         router.withLock { router in
@@ -86,7 +93,20 @@ final class ServeHLS: Sendable {
         baseURL.withLock { $0 = url }
     }
 
-    private func handle(_ event: IngestMediaEvent) {
+    /// Whether a live RTMP publish is a plain one, with its own LL-HLS address: a show's tile is served only with a
+    /// media token, so it is never played over WHEP, whose tag is its only capability.
+    func isPlainPublish(app: String, tag: String) -> Bool {
+        router.withLock { $0.isPlain(HLSPublishRouter.Publish(app: app, keyTag: tag)) }
+    }
+
+    /// Prints where a WHIP publish plays over WHEP, beside its LL-HLS address: the same app and tag (no key).
+    func printWHEPAddress(app: String, tag: String) {
+        guard let base = baseURL.withLock({ $0 }) else { return }
+        console.print("WHEP: \(base)/whep/\(app)/\(tag)")
+    }
+
+    /// Feeds one publish's media event to the origin: the ingest's, and WHIP publishes' (``ServeWebRTC``).
+    func handle(_ event: IngestMediaEvent) {
         router.withLock { router in
             switch event {
             case .publishStarted(let app, let keyTag):

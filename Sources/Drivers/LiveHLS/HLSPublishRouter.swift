@@ -63,6 +63,11 @@ public struct HLSPublishRouter: Sendable {
     /// Creates a router with nothing live.
     public init() {}
 
+    /// Whether a live publish is a plain one (its own LL-HLS address), not a show's tile (served behind tokens).
+    public func isPlain(_ publish: Publish) -> Bool {
+        plain[publish] != nil
+    }
+
     /// The publish with `keyTag` on `app` is a show's tile (the publish gate admitted it): when it starts it
     /// feeds that tile's stream rather than a plain one.
     public mutating func expect(_ publish: Publish, show: String, tile: String) {

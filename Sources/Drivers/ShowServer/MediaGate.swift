@@ -35,6 +35,8 @@ final class MediaGate: Sendable {
     let lifetime: Int64
     private let revocations = Locked([Revocation: Int64]())
     private let onForgotten: @Sendable (_ ageSeconds: Int64) -> Void
+    /// Told of each revocation (a ban), so that WHEP players of that user end as their tokens stop working.
+    let onRevoked = Locked<(@Sendable (_ stream: String, _ user: String) -> Void)?>(nil)
 
     init(secret: TokenSecret, lifetime: Duration, onForgotten: @escaping @Sendable (Int64) -> Void) {
         var generator = SystemRandomNumberGenerator()
@@ -78,6 +80,11 @@ final class MediaGate: Sendable {
         return .allowed
     }
 
+    /// The user a token that ``check(stream:token:now:)`` allowed was given to (nil: a visitor).
+    func holder(stream: String, token: String, now: Int64) -> String? {
+        (try? MediaToken.verify(token, stream: stream, key: key, now: now / 1000))?.user
+    }
+
     /// `user` was banned from `stream`: the tokens given to them until now stop working.
     func revoke(stream: String, user: String, now: Int64) {
         let seconds = now / 1000
@@ -92,5 +99,6 @@ final class MediaGate: Sendable {
             return seconds - oldest.value
         }
         if let forgotten { onForgotten(forgotten) }
+        onRevoked.withLock { $0 }?(stream, user)
     }
 }

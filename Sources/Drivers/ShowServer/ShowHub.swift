@@ -428,6 +428,15 @@ final class ShowHub {
         }
     }
 
+    /// Runs `then` once the show is loaded (its directory entry then holds its generation), or `failed` when the
+    /// store could not load it.
+    func whenLoaded(_ name: String, then: @escaping @Sendable () -> Void, failed: @escaping @Sendable () -> Void) {
+        withShow(name, { _ in
+            then()
+            return []
+        }, failed: failed)
+    }
+
     /// A publisher the ingest allowed started or stopped.
     func publish(_ ticket: IngestDirectory.Ticket, started: Bool) {
         withShow(ticket.show, { show in

@@ -74,6 +74,10 @@ public final class ShowServer: Sendable {
     private let admissions = Locked<[UInt64: IngestDirectory.Ticket]>([:])
     private let nextAdmission = Atomic<UInt64>(1)
     private let disconnector = Locked<(@Sendable (Set<UInt64>) -> Void)?>(nil)
+    private let whipCutter = Locked<(@Sendable (String) -> Void)?>(nil)
+    /// The declarations in force for checks made off the hub's loop (WHIP admissions): the configuration's until
+    /// ``replaceCatalog(_:)``, which changes it and the hub's together.
+    private let catalog: Locked<StreamCatalog>
     private let hub: Locked<LoopBound<ShowHub>?> = Locked(nil)
     private let credentials: IngestCredentials
     private let nextSession = Atomic<UInt64>(1)
@@ -84,6 +88,7 @@ public final class ShowServer: Sendable {
     /// - Throws: ``StoreError`` when the event loop cannot start.
     public init(configuration: Configuration) throws(StoreError) {
         self.configuration = configuration
+        catalog = Locked(configuration.catalog)
         do {
             loop = try EventLoop(name: "stream-shows")
         } catch {
@@ -241,6 +246,7 @@ public final class ShowServer: Sendable {
     /// before may join at once. A show already loaded keeps the rules it was loaded with until it has no session
     /// left and is unloaded; no session is closed by a reload.
     public func replaceCatalog(_ catalog: StreamCatalog) {
+        self.catalog.withLock { $0 = catalog }
         onHub { $0.catalog = catalog }
     }
 
@@ -269,6 +275,64 @@ public final class ShowServer: Sendable {
         onHub { $0.publish(ticket, started: false) }
     }
 
+    /// Decides a WHIP publish to a show (`POST /v1/streams/{name}/whip`): the bearer is the host's access token or
+    /// a `goLive` grant (``ShowWHIPAdmission``). The show is loaded first, so that its generation is known. An
+    /// allowed publish goes live with ``publishStarted(_:)`` and ends with ``publishStopped(_:)``, as an RTMP one.
+    /// - Returns: the ticket, or the refusal (its status is the HTTP one; 503 when the show cannot be loaded).
+    public func authorizeWHIP(stream: String, tile: String?,
+                              bearer: String?) async -> Result<IngestDirectory.Ticket, ShowWHIPAdmission.Refusal> {
+        let request: ShowWHIPAdmission.Request
+        switch ShowWHIPAdmission.check(stream: stream, tile: tile, bearer: bearer, now: WallClock.milliseconds(),
+                                       catalog: catalog.withLock { $0 }, secret: configuration.secret,
+                                       credentials: credentials) {
+        case .success(let checked): request = checked
+        case .failure(let refusal): return .failure(refusal)
+        }
+        let unavailable = ShowWHIPAdmission.Refusal(status: 503, reason: "the show could not be loaded: try again")
+        let loaded: Bool = await withCheckedContinuation { continuation in
+            let once = Locked(Optional(continuation))
+            let resume: @Sendable (Bool) -> Void = { once.withLock { $0.take() }?.resume(returning: $0) }
+            guard hub.withLock({ $0 }) != nil else { return resume(false) }
+            onHub { $0.whenLoaded(stream, then: { resume(true) }, failed: { resume(false) }) }
+        }
+        guard loaded else { return .failure(unavailable) }
+        return directory.withLock { directory in
+            ShowWHIPAdmission.admit(request, entry: directory.entry(stream),
+                                    publishing: directory.isPublishing(show: stream, tile: request.tile))
+        }
+    }
+
+    /// Decides a WHEP player of a show (`POST /v1/streams/{name}/whep`): the bearer is the viewer's access token,
+    /// a session's media token (as LL-HLS takes it) or nothing (a visitor); the role rule and bans are the show's
+    /// (``ShowWHEPAdmission``), the show loaded first.
+    /// - Returns: the player's user (nil: a visitor), or the refusal (401, 403, 404; 503 when it cannot load).
+    public func authorizeWHEP(stream: String, bearer: String?) async -> Result<String?, ShowWHIPAdmission.Refusal> {
+        switch ShowWHEPAdmission.credential(bearer: bearer) {
+        case .mediaToken(let token):
+            let now = WallClock.milliseconds()
+            switch media.check(stream: stream, token: token, now: now) {
+            case .allowed: return .success(media.holder(stream: stream, token: token, now: now))
+            case .refused(let status, let reason): return .failure(.init(status: status, reason: reason))
+            }
+        case .visitor, .accessToken:
+            let token = bearer.flatMap { $0.isEmpty ? nil : $0 }
+            switch await status(of: stream, token: token) {
+            case .failure(let refusal):
+                return .failure(.init(status: refusal.status, reason: refusal.error.reason))
+            case .success:
+                // The status check verified the token; its subject names the player for a later ban.
+                let user = token.flatMap { try? AccessToken.verify($0, secret: configuration.secret,
+                                                                    now: WallClock.milliseconds() / 1000).subject }
+                return .success(user)
+            }
+        }
+    }
+
+    /// Sets what ends a user's WHEP players of a show when a ban revokes their media tokens.
+    public func setMediaRevoker(_ revoke: @escaping @Sendable (_ show: String, _ user: String) -> Void) {
+        media.onRevoked.withLock { $0 = revoke }
+    }
+
     /// The RTMP ingest's gate for shows' keys: publish grants and OBS keys are decided here, other keys pass to
     /// the ingest's own rules. Set it as the ingest's ``RTMPServer/Configuration/publishGate`` and give the
     /// ingest's ``RTMPServer/disconnectPublishers(admittedAs:)`` to ``setPublisherDisconnector(_:)``.
@@ -291,13 +355,22 @@ public final class ShowServer: Sendable {
         })
     }
 
+    /// Sets what ends a show's WHIP pictures (those ``authorizeWHIP(stream:tile:bearer:)`` admitted) when the host
+    /// ends the show, as the ingest's publishers are cut.
+    public func setWHIPCutter(_ cut: @escaping @Sendable (_ show: String) -> Void) {
+        whipCutter.withLock { $0 = cut }
+    }
+
     /// Sets what disconnects the publishers the gate admitted (the ingest's `disconnectPublishers`).
     public func setPublisherDisconnector(_ disconnect: @escaping @Sendable (Set<UInt64>) -> Void) {
         disconnector.withLock { $0 = disconnect }
         let admissions = self.admissions
         let disconnector = self.disconnector
+        let whipCutter = self.whipCutter
         cutter.withLock {
             $0 = { show, keyHash in
+                // WHIP pictures have no OBS key: only the end of the show (every picture) cuts them.
+                if keyHash == nil { whipCutter.withLock { $0 }?(show) }
                 let ids = admissions.withLock { admitted in
                     Set(admitted.filter { $0.value.show == show && (keyHash == nil || $0.value.keyHash == keyHash) }
                         .keys)

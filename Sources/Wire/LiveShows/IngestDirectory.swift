@@ -105,6 +105,11 @@ public struct IngestDirectory: Sendable {
         return .notAShowKey
     }
 
+    /// Whether that picture of the show is being published now.
+    public func isPublishing(show: String, tile: TileKind) -> Bool {
+        busy.contains(TileAddress(show: show, tile: tile))
+    }
+
     /// Marks an allowed publisher as publishing (a second one on the same tile is then refused).
     public mutating func started(_ ticket: Ticket) {
         busy.insert(TileAddress(show: ticket.show, tile: ticket.tile))

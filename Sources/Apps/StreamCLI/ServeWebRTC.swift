@@ -1,0 +1,137 @@
+import ByteIO
+import HTTPServer
+import Locking
+import IngestServer
+import WebRTCServer
+
+/// `stream serve`'s WebRTC side (docs/webrtc.md, "The server"): WHIP ingest on the HTTP listener, media on one
+/// UDP port.
+enum ServeWebRTC {
+    static let listen = OptionSpec.value(
+        "webrtc-listen", valueName: "HOST:PORT",
+        help: "UDP address of every WHIP session's media (default 127.0.0.1:8189; port 0 = any free).")
+    static let publicIP = OptionSpec.value(
+        "webrtc-public-ip", valueName: "IP",
+        help: "The address WHIP answers give for the UDP port (default: the --webrtc-listen host).")
+
+    /// The options `stream serve` adds for WebRTC.
+    static let options = [listen, publicIP]
+
+    static let defaultListen = "127.0.0.1:8189"
+
+    /// The configuration the arguments ask for, or nil when HTTP is off (WHIP's offers come over HTTP).
+    /// - Throws: `CLIError.usage` for a bad address, or a wildcard address without `--webrtc-public-ip`.
+    /// - Parameter hls: where WHIP publishes' H.264 and AAC (transcoded from their Opus) go, as an RTMP publish's do.
+    /// - Parameter owners: told when a WHIP publish's media starts and stops.
+    /// - Parameter shows: told when a WHIP publish into a show starts and stops; nil without `--shows`.
+    static func configuration(_ arguments: ParsedArguments, httpEnabled: Bool, hls: ServeHLS?, owners: ServeKeyOwners,
+                              shows: ServeWHIPShows? = nil, console: Console) throws -> WebRTCServer.Configuration? {
+        guard httpEnabled else {
+            for option in options where arguments.value(option.name) != nil {
+                throw CLIError.usage("--\(option.name) needs HTTP (WHIP offers come over HTTP): drop --no-http")
+            }
+            return nil
+        }
+        let (host, port) = try ServeCommand.hostPort(arguments.value(listen.name) ?? defaultListen,
+                                                     flag: "--\(listen.name)")
+        let candidate = arguments.value(publicIP.name)
+        if let candidate, TransportAddress(host: candidate, port: 1) == nil {
+            throw CLIError.usage("--\(publicIP.name) must be a numeric IP address, not '\(candidate.prefix(40))'")
+        }
+        if candidate == nil && (host == "0.0.0.0" || host == "::") {
+            throw CLIError.usage("--\(listen.name) \(host) listens on every interface: give the address clients "
+                + "reach with --\(publicIP.name) IP")
+        }
+        var onMedia: (@Sendable (WHIPMediaEvent) -> Void)?
+        if let hls {
+            onMedia = { event in
+                switch event {
+                case .started(let app, let tag):
+                    owners.whip(app: app, tag: tag, live: true)
+                    hls.handle(.publishStarted(app: app, keyTag: tag))
+                    // A show's picture plays only on its media-token routes: a plain publish's WHEP address is printed.
+                    if shows?.started(streamTag: tag) != true { hls.printWHEPAddress(app: app, tag: tag) }
+                case .tag(let app, let tag, let flv):
+                    hls.handle(.tag(app: app, keyTag: tag, flv))
+                case .stopped(let app, let tag):
+                    owners.whip(app: app, tag: tag, live: false)
+                    hls.handle(.publishStopped(app: app, keyTag: tag))
+                    shows?.stopped(streamTag: tag)
+                }
+            }
+        }
+        return WebRTCServer.Configuration(listenHost: host, listenPort: port, candidateHost: candidate,
+                                          onEvent: { event in console.print(ServeCommand.timestamp() + " \(event)") },
+                                          onMedia: onMedia)
+    }
+
+    /// Binds the UDP port. With the default address taken (another `stream serve`), WHIP is left off with a line
+    /// saying so; an address given on the command line that cannot be bound is an error.
+    static func start(_ configuration: WebRTCServer.Configuration?, explicit: Bool,
+                      console: Console) throws -> WebRTCServer? {
+        guard let configuration else { return nil }
+        do {
+            let server = try runBlocking { try await WebRTCServer.start(configuration) }
+            let host = configuration.candidateHost ?? configuration.listenHost
+            console.print("WHIP at /whip/APP on the HTTP listener (the stream key as bearer token); "
+                + "media on UDP \(host.contains(":") ? "[\(host)]" : host):\(server.port)")
+            return server
+        } catch {
+            guard explicit else {
+                console.print("WHIP is off: \(error) (pass --\(listen.name) HOST:PORT)")
+                return nil
+            }
+            throw CLIError.failure("\(error)")
+        }
+    }
+
+    /// Adds the WHIP routes; `allowedKeys` is `--keys-file`'s list (nil: any non-empty key), as for RTMP, and
+    /// `mediaTagKey` the key of the LL-HLS addresses' tags, as for RTMP (the same key publishes to the same address).
+    /// A key live over RTMP on the app is refused with 409 (`owners`). WHEP plays a WHIP publish at its LL-HLS
+    /// address's app and tag; `misses` is the LL-HLS routes' limiter of requests for streams that do not exist.
+    static func addRoutes(to router: inout HTTPRouter, server: WebRTCServer?, allowedKeys: KeyList?,
+                          mediaTagKey: [UInt8]?, owners: ServeKeyOwners, misses: MissLimiter?) {
+        guard let server else { return }
+        var streamTag: (@Sendable (String, String) -> String)?
+        var conflict: (@Sendable (String, String) -> String?)?
+        if let mediaTagKey {
+            streamTag = { app, key in StreamKeyTag.media(key, app: app, key: mediaTagKey) }
+            conflict = { app, key in
+                guard owners.isLiveOverRTMP(app: app, tag: StreamKeyTag.media(key, app: app, key: mediaTagKey))
+                else { return nil }
+                return "this stream key is publishing over RTMP on \(app): stop that publish first"
+            }
+        }
+        WHIPIngestRoutes(server: server, authorize: { key in allowedKeys?.allows(key) ?? true },
+                         streamTag: streamTag, conflict: conflict).add(to: &router)
+        // The LL-HLS address's tag is the capability, as for the playlist; its miss limiter guards both.
+        WHEPPlaybackRoutes(server: server, misses: misses).add(to: &router)
+    }
+
+    /// Hands RTMP publishes' video to WHEP players (`server` is set once the WebRTC port is bound) and prints each
+    /// publish's WHEP address beside its LL-HLS one.
+    static func forwardIngest(_ configuration: inout RTMPServer.Configuration, to server: Locked<WebRTCServer?>,
+                              hls: ServeHLS) {
+        let previous = configuration.onMedia
+        configuration.onMedia = { event in
+            previous?(event)
+            guard let webRTC = server.withLock({ $0 }) else { return }
+            switch event {
+            case .publishStarted(let app, let tag):
+                // The LL-HLS side (`previous`) has placed the publish: a show's tiles are not played over WHEP.
+                guard hls.isPlainPublish(app: app, tag: tag) else { return }
+                webRTC.startRTMP(app: app, streamTag: tag)
+                hls.printWHEPAddress(app: app, tag: tag)
+            case .tag(let app, let tag, let flv):
+                webRTC.forwardRTMP(app: app, streamTag: tag, flv)
+            case .publishStopped(let app, let tag):
+                webRTC.stopRTMP(app: app, streamTag: tag)
+            }
+        }
+    }
+
+    static func stop(_ server: WebRTCServer?) {
+        guard let server else { return }
+        try? runBlocking { await server.stop() }
+    }
+}
