@@ -6,10 +6,15 @@ import Glibc
 #else
 import Foundation
 #endif
+import HTTPClient
 import LiveProtocol
 import Locking
 import RealtimeBroadcast
 import RealtimeCalls
+import StreamCore
+import Transport
+import WebRTC
+import WHIP
 
 /// `stream live SERVER STREAM`: the host goes live from Linux through the live-show client: preview, go live with
 /// the server's publish grant (the test sources, the X11 screen, a camera, the microphone), Ctrl-C ends the show.
@@ -22,14 +27,46 @@ struct LiveCommand: Command {
         on, asks the server to go live and publishes where its grant says (RTMP or RTMPS, the key never shown).
         The picture is what `stream broadcast` would send: --source screen (the X11 screen, published as the
         screen picture, with the camera in a PiP and the saved audio input) or --source test (the test pattern and
-        tone, published as the camera picture); --camera test, y4m:PATH or /dev/videoN. The show's state and count
-        are printed as they change. Ctrl-C (or --duration) ends the show for everyone.
+        tone, published as the camera picture); --camera test, y4m:PATH or /dev/videoN. With --webrtc the picture
+        goes over WebRTC instead, to the server's WHIP route SERVER/v1/streams/STREAM/whip?tile=TILE with your token
+        as the bearer (H.264 constrained baseline and Opus, which the server transcodes to AAC for LL-HLS). The
+        show's state and count are printed as they change. Ctrl-C (or --duration) ends the show for everyone.
         Exit codes: 0 ended as asked, 1 failed or refused (not_host, unauthorized: the server's code and reason),
         2 usage error.
         """
 
     var options: [OptionSpec] {
         ShowClientOptions.specs + BroadcastOptions.specs.filter { !["key-stdin", "record"].contains($0.name) }
+            + [Self.webRTC]
+    }
+
+    static let webRTC = OptionSpec.flag("webrtc", help: "Publish over WebRTC to the server's WHIP route, not RTMP.")
+
+    /// The sink of `--webrtc`: WHIP to the show's route for `tile`, the host's token as the bearer (the grant only
+    /// says which picture: the route takes the token, which outlives the grant's 60 s for reconnects).
+    static func whipSink(client: ShowClientOptions, tile: TileKind, settings: StreamSettings,
+                         loop: EventLoop) throws -> EngineLiveMedia.SinkMaker {
+        guard let token = client.token else {
+            throw CLIError.usage("--webrtc publishes with the host's token: give it with --token-stdin or --token-file")
+        }
+        let base = client.server.hasSuffix("/") ? String(client.server.dropLast()) : client.server
+        let endpoint: WHIPURL
+        do {
+            endpoint = try WHIPURL(parsing: base + "/v1/streams/" + client.stream + "/whip?tile=" + tile.rawValue)
+        } catch {
+            throw CLIError.usage("--webrtc: \(client.server.prefix(80)) is not an http(s) URL: \(error)")
+        }
+        let httpClient: HTTPClient
+        do {
+            httpClient = try HTTPClient(options: HTTPClient.Options(caFile: client.caFile), loop: loop)
+        } catch {
+            throw CLIError.failure("cannot start the HTTP client: \(error)")
+        }
+        let configuration = WebRTCPublisher.Configuration(videoBitrateKbps: settings.videoBitrateKbps,
+                                                          audioBitrateKbps: settings.audioBitrateKbps)
+        let sink = WHIPSink(endpoint: endpoint, token: token, configuration: configuration,
+                            transport: HTTPClientWHIPTransport(client: httpClient), loop: loop)
+        return { _ in sink }
     }
 
     func run(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
@@ -37,13 +74,27 @@ struct LiveCommand: Command {
         guard arguments.positionals.count == 2 else {
             throw CLIError.usage("live takes SERVER STREAM only")
         }
-        let broadcast = try BroadcastOptions(arguments, context: context, allowsCapture: true)
+        var broadcast = try BroadcastOptions(arguments, context: context, allowsCapture: true)
         var tile = TileKind.camera
         if case .x11 = broadcast.configuration.screen { tile = .screen }
-        let media = EngineLiveMedia(configuration: broadcast.configuration, tile: tile, caFile: broadcast.caFile)
+        var makeSink: EngineLiveMedia.SinkMaker?
+        var loop: EventLoop?
+        defer { loop?.shutdown() }
+        if arguments.flag(Self.webRTC.name) {
+            // As `stream broadcast` to a WHIP URL: WebRTC carries Opus, and RFC 7742 §6.2's Constrained Baseline.
+            broadcast.configuration.audioCodec = .opus
+            broadcast.configuration.x264.profile = "baseline"
+            let webRTCLoop = try WHIPDestinations.loop()
+            loop = webRTCLoop
+            makeSink = try Self.whipSink(client: client, tile: tile, settings: broadcast.configuration.settings,
+                                         loop: webRTCLoop)
+        }
+        let media = EngineLiveMedia(configuration: broadcast.configuration, tile: tile, caFile: broadcast.caFile,
+                                    makeSink: makeSink)
+        let options = broadcast
         let console = context.console
         return try runBlocking {
-            try await Self.present(client: client, media: media, broadcast: broadcast, console: console)
+            try await Self.present(client: client, media: media, broadcast: options, console: console)
         }
     }
 

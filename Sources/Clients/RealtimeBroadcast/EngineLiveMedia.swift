@@ -27,17 +27,25 @@ public final class EngineLiveMedia: LiveMedia {
     /// The picture this encode is: `screen` for a captured screen, `camera` otherwise.
     public let tile: TileKind
     private let caFile: String?
+    private let makeSink: SinkMaker?
     private let state = Locked(State())
+
+    /// Makes the sink a grant publishes to, in place of RTMP(S) to its URL (`stream live --webrtc`: WHIP).
+    public typealias SinkMaker = @Sendable (PublishGrant) throws(LiveStreamError) -> any MediaSink
 
     /// Creates the media.
     /// - Parameters:
     ///   - configuration: the sources and settings, as `stream broadcast` builds them.
     ///   - tile: the picture to ask a grant for.
     ///   - caFile: an extra CA certificate to trust for RTMPS.
-    public init(configuration: BroadcastConfiguration, tile: TileKind, caFile: String? = nil) {
+    ///   - makeSink: where a grant publishes, when not over RTMP(S) to its URL; the configuration's audio codec
+    ///     must be the one that sink carries.
+    public init(configuration: BroadcastConfiguration, tile: TileKind, caFile: String? = nil,
+                makeSink: SinkMaker? = nil) {
         self.configuration = configuration
         self.tile = tile
         self.caFile = caFile
+        self.makeSink = makeSink
     }
 
     /// Whether the camera is on.
@@ -75,22 +83,27 @@ public final class EngineLiveMedia: LiveMedia {
         session?.setAudioMuted(!on)
     }
 
-    /// Starts the broadcast to the grant for ``tile``.
+    /// Starts the broadcast to the grant for ``tile`` (or to the sink `makeSink` makes for it).
     /// - Throws: ``LiveStreamError/media(_:)`` without a grant for it, with a URL that is not RTMP(S), or when the
     ///   sources cannot start.
     public func publish(_ grants: [PublishGrant]) async throws(LiveStreamError) {
         guard let grant = grants.first(where: { $0.tile == tile }) else {
             throw .media("the server gave no grant for the \(tile.rawValue) picture")
         }
-        let url: IngestURL
-        do {
-            url = try IngestURL(parsing: grant.url)
-        } catch {
-            throw .media("the grant's ingest URL cannot be used: \(error)")
+        let sink: any MediaSink
+        if let makeSink {
+            sink = try makeSink(grant)
+        } else {
+            let url: IngestURL
+            do {
+                url = try IngestURL(parsing: grant.url)
+            } catch {
+                throw .media("the grant's ingest URL cannot be used: \(error)")
+            }
+            sink = RTMPSink(url: url, streamKey: grant.key, options: RTMPClient.Options(
+                caFile: caFile, socketSendBufferSize: RTMPSink.socketSendBufferSize(for: configuration.settings)))
         }
         await stop()
-        let sink = RTMPSink(url: url, streamKey: grant.key, options: RTMPClient.Options(
-            caFile: caFile, socketSendBufferSize: RTMPSink.socketSendBufferSize(for: configuration.settings)))
         let session: BroadcastSession
         do {
             session = try BroadcastSession(configuration: configuration, outputs: [BroadcastOutput(sink: sink)])
