@@ -68,6 +68,8 @@ public struct WHIPShowRoutes: WebRTCRouteAnswers, Sendable {
         case .refuse(let status, let reason):
             var response = Self.refuse(HTTPStatus(code: status), reason)
             if status == 401 { response.headers.add("WWW-Authenticate", "Bearer") }
+            // A full table clears as sessions end: say when to try again, as for a full port.
+            if status == 503 { response.headers.add("Retry-After", "5") }
             return response
         }
         let type = request.headers["Content-Type"]?.split(separator: ";").first?.filter { $0 != " " }.lowercased()

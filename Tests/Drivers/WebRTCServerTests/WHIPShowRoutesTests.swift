@@ -28,6 +28,7 @@ import WebRTCServer
             switch bearer {
             case nil: return .refuse(status: 401, reason: "send the host's access token")
             case "viewer-token-123": return .refuse(status: 403, reason: "only a host may publish")
+            case "table-full": return .refuse(status: 503, reason: "too many WHIP sessions: try again later")
             default: return .admit(streamTag: "tag\(seen.withLock { $0.count })")
             }
         }, abandoned: { stream, tag in
@@ -45,6 +46,10 @@ import WebRTCServer
                                                     body: offer, parameters: show))
         #expect(viewer.status.code == 403 && viewer.headers["WWW-Authenticate"] == nil)
         #expect(!WHIPIngestRoutesTests.text(viewer).contains("viewer-token"))
+        // The admission's own 503 (its table of show sessions full) says when to try again, as a full port does.
+        let busy = await routes.post(Self.request(.post, Self.path + "?tile=camera", token: "table-full", body: offer,
+                                                  parameters: show))
+        #expect(busy.status.code == 503 && busy.headers["Retry-After"] == "5")
         let notSDP = await routes.post(Self.request(.post, Self.path, token: "host", contentType: "text/plain",
                                                     body: offer, parameters: show))
         #expect(notSDP.status.code == 415)
@@ -58,8 +63,9 @@ import WebRTCServer
                                                   parameters: show))
         #expect(full.status.code == 503 && full.headers["Retry-After"] == "5")
         #expect(seen.withLock { $0 } == [
-            "admit show:mugs camera", "admit show:mugs camera", "admit show:mugs -", "abandoned show:mugs tag3",
-            "admit show:mugs screen", "created show:mugs tag5", "admit show:mugs camera", "abandoned show:mugs tag7",
+            "admit show:mugs camera", "admit show:mugs camera", "admit show:mugs camera", "admit show:mugs -",
+            "abandoned show:mugs tag4", "admit show:mugs screen", "created show:mugs tag6", "admit show:mugs camera",
+            "abandoned show:mugs tag8",
         ])
 
         let session: HTTPRouteParameters = ["name": "show:mugs", "id": String(location.split(separator: "/").last!)]
