@@ -24,6 +24,8 @@ import Testing
         let rtmpPort: Int
         private(set) var process: BackgroundProcess?
         private var starts = 0
+        /// More options for the next ``start()`` (say `--webrtc-listen 127.0.0.1:0`, off the shared default port).
+        var serveArguments: [String] = []
 
         init() throws {
             work = try TemporaryDirectory("live-shows")
@@ -47,7 +49,7 @@ import Testing
             let process = try BackgroundProcess(try StreamExecutable.url().path, [
                 "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)", "--no-record",
                 "--shows", showsFile, "--token-secret-file", secretFile, "--data-dir", dataDirectory,
-            ], environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve-\(starts).err"))
+            ] + serveArguments, environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve-\(starts).err"))
             self.process = process
             try FreePort.waitUntilListening(httpPort)
         }

@@ -209,14 +209,14 @@ enum WatchPagePeers {
                         check(True, f"{stream}: {words}")
                     check(await visitor.locator("#text").is_disabled(), "a read-only visitor cannot write")
 
-                    # On a phone the Sound and Full screen buttons sit under the picture, not over it.
+                    # On a phone the picture's controls (pause, sound, volume, full screen) sit under it, not over it.
                     phone = await (await browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
                                                              has_touch=True)).new_page()
                     phone.on("pageerror", lambda error: errors.append(str(error)))
                     await phone.goto(f"{HTTP}/watch/{SHOW}#token={mint(SECRET, 'pat', 'Pat')}")
                     await phone.wait_for_function("() => document.getElementById('state').textContent === 'Live'")
                     video = await phone.locator("video").bounding_box()
-                    for control in ("#sound", "#fullscreen"):
+                    for control in ("#pause", "#sound", "#volume", "#fullscreen"):
                         box = await phone.locator(control).bounding_box()
                         covers = (box["x"] < video["x"] + video["width"] and video["x"] < box["x"] + box["width"]
                                   and box["y"] < video["y"] + video["height"] and video["y"] < box["y"] + box["height"])
@@ -269,11 +269,30 @@ enum WatchPagePeers {
                 await page.wait_for_function("() => document.getElementById('viewers').dataset.count === '1'")
                 count = await page.locator("#viewers").text_content()
                 you = await page.locator("#you").text_content()
+                # The visitor chooses a name, writes under it, reloads: the same visitor (its token kept), the same
+                # name, both messages its own (issue 34 items 5 and 12).
+                token = await page.evaluate("() => localStorage.getItem('stream-visitor-token')")
+                await page.locator("#visitor-rename").click()
+                await page.locator("#visitor-name").fill("Zoë")
+                await page.locator("#visitor-form button[type=submit]").click()
+                await page.locator("#visitor-shown", has_text="Zoë").wait_for()
+                await page.wait_for_function("() => !document.getElementById('text').disabled")
+                await page.locator("#text").fill("renamed")
+                await page.locator("#text").press("Enter")
+                await page.locator("#messages .message.mine", has_text="Zoë").wait_for()
+                await page.reload()
+                await page.locator("#visitor-shown", has_text="Zoë").wait_for()
+                await page.locator("#messages .message", has_text="renamed").wait_for()
+                mine = await page.locator("#messages .message.mine").count()
+                same = token is not None and token == await page.evaluate(
+                    "() => localStorage.getItem('stream-visitor-token')")
+                await page.wait_for_function("() => document.getElementById('viewers').dataset.count === '1'")
                 await page.wait_for_function("() => document.getElementById('state').textContent === 'Ended'",
                                              timeout=60_000)
                 ended = await page.locator("#curtain-text").text_content()
                 await browser.close()
-            print(json.dumps({"count": count, "you": you, "ended": ended, "errors": errors}))
+            print(json.dumps({"count": count, "you": you, "ended": ended, "errors": errors, "mine": mine,
+                              "sameVisitor": same}))
 
 
         asyncio.run(main(sys.argv[1]))

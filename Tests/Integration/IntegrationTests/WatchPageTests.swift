@@ -78,7 +78,7 @@ import Testing
     @Test func theDemoServesItsShowsWatchPageUntilTheShowEnds() throws {
         let home = try TemporaryDirectory("watch-demo")
         let demo = try BackgroundProcess(try StreamExecutable.url().path, [
-            "demo", "--duration", "12", "--quality", "480", "--fps", "24", "--output", home.file("demo"),
+            "demo", "--duration", "20", "--quality", "480", "--fps", "24", "--output", home.file("demo"),
         ], environment: ["XDG_CONFIG_HOME": home.file("config"), "HOME": home.path, "TERM": "dumb"],
            errorLog: home.file("demo.err"))
         defer { demo.stop() }
@@ -97,6 +97,8 @@ import Testing
         #expect(report?["count"] as? String == "1 watching", "\(line)")
         #expect((report?["you"] as? String)?.hasPrefix("visitor-") == true, "\(line)")
         #expect(report?["ended"] as? String == "The show has ended.", "\(line)")
+        #expect(report?["mine"] as? Int == 2 && report?["sameVisitor"] as? Bool == true,
+                "after a reload the visitor is the same one: \(line)")
         #expect((report?["errors"] as? [String])?.isEmpty == true, "\(line)")
         #expect(demo.waitForExit(timeout: 30) == 0)
         var recording: String?

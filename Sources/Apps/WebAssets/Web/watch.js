@@ -15,7 +15,13 @@
     hostTools: $('host-tools'), slowSelect: $('slow-select'), clearChat: $('clear-chat'), endShow: $('end-show'),
     pinned: $('pinned'), pinnedBody: $('pinned-body'), unpin: $('unpin'), messages: $('messages'),
     slowNote: $('slow-note'), error: $('error'), compose: $('compose'), text: $('text'), send: $('send'),
-    chatEmpty: $('chat-empty'), reactionNote: $('reaction-note'),
+    chatEmpty: $('chat-empty'), reactionNote: $('reaction-note'), pause: $('pause'), goLive: $('go-live'),
+    volume: $('volume'), description: $('description'), mode: $('mode'),
+    broadcast: $('broadcast'), publish: $('publish'), camera: $('camera'),
+    microphone: $('microphone'), shareScreen: $('share-screen'), mainChoice: $('main-choice'),
+    publishStatus: $('publish-status'),
+    visitorLine: $('visitor-line'), visitorShown: $('visitor-shown'), visitorRename: $('visitor-rename'),
+    visitorForm: $('visitor-form'), visitorName: $('visitor-name'), visitorCancel: $('visitor-cancel'),
   };
 
   const REACTION_ICONS = {
@@ -39,6 +45,219 @@
   const MAX_MESSAGES = 500;
   const MAX_FLOATS = 40;
 
+  // MARK: WebRTC (docs/webrtc.md "A show over WHEP", "A show's pictures over WHIP")
+
+  /** Resolves when the connection's ICE gathering is complete (the server takes no trickle), or after `ms`. */
+  function gathered(pc, ms) {
+    if (pc.iceGatheringState === 'complete') return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        if (pc.iceGatheringState !== 'complete') return;
+        pc.removeEventListener('icegatheringstatechange', done);
+        resolve();
+      };
+      pc.addEventListener('icegatheringstatechange', done);
+      // Loopback and host candidates gather in milliseconds; a stuck STUN lookup must not hold the offer.
+      setTimeout(resolve, ms);
+    });
+  }
+
+  /** POSTs an SDP offer; the answer and the session's Location, or an Error whose message says why in words. */
+  async function exchange(url, offer, bearer) {
+    const headers = { 'Content-Type': 'application/sdp' };
+    if (bearer) headers.Authorization = 'Bearer ' + bearer;
+    const response = await fetch(url, { method: 'POST', headers: headers, body: offer, cache: 'no-store' });
+    if (response.status !== 201) {
+      const reason = (await response.text().catch(() => '')).trim().slice(0, 200);
+      const error = new Error('the server answered ' + response.status + (reason ? ': ' + reason : ''));
+      error.status = response.status;
+      error.retryAfter = Number(response.headers.get('Retry-After')) || 0;
+      throw error;
+    }
+    return { sdp: await response.text(), location: response.headers.get('Location') };
+  }
+
+  /** Ends a WHIP or WHEP session: DELETE on its Location (kept alive past an unload). */
+  function hangUp(where, bearer) {
+    if (!where) return;
+    const headers = bearer ? { Authorization: 'Bearer ' + bearer } : {};
+    fetch(where, { method: 'DELETE', headers: headers, keepalive: true }).catch(() => {});
+  }
+
+  /**
+   * The main picture over WHEP, receive-only video and audio. Events: `statechange` with `connected` or `error`
+   * (then `failure` says why). The page's player face: stop, setURL, pause, goLive, behind.
+   */
+  class StreamWHEPPlayer extends EventTarget {
+    constructor(video, url, bearer) {
+      super();
+      this.video = video;
+      this.url = url;
+      this.bearer = bearer;
+      this.pc = null;
+      this.location = null;
+      this.connected = false;
+      this.wasConnected = false;
+      this.failure = null;
+      this.behind = false;
+      this.stopped = false;
+    }
+
+    async start() {
+      const pc = new RTCPeerConnection();
+      this.pc = pc;
+      pc.addTransceiver('video', { direction: 'recvonly' });
+      pc.addTransceiver('audio', { direction: 'recvonly' });
+      const stream = new MediaStream();
+      pc.addEventListener('track', (event) => {
+        stream.addTrack(event.track);
+        if (this.video.srcObject !== stream) this.video.srcObject = stream;
+        this.video.play().catch(() => {});
+      });
+      pc.addEventListener('connectionstatechange', () => {
+        if (this.stopped) return;
+        if (pc.connectionState === 'connected') {
+          this.connected = this.wasConnected = true;
+          this.emit('connected');
+        } else if (pc.connectionState === 'failed' || pc.connectionState === 'closed') {
+          this.fail('the WebRTC connection ' + pc.connectionState);
+        }
+      });
+      try {
+        await pc.setLocalDescription(await pc.createOffer());
+        await gathered(pc, 1000);
+        if (this.stopped) return;
+        const answer = await exchange(this.url, pc.localDescription.sdp, this.bearer());
+        if (this.stopped) {
+          hangUp(answer.location && new URL(answer.location, location.href).href, this.bearer());
+          return;
+        }
+        this.location = answer.location && new URL(answer.location, location.href).href;
+        await pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
+      } catch (error) {
+        this.fail('WHEP: ' + (error.message || String(error)));
+      }
+    }
+
+    fail(why) {
+      if (this.stopped || this.failure) return;
+      this.connected = false;
+      this.failure = why;
+      this.emit('error');
+    }
+
+    emit(state) { this.dispatchEvent(new CustomEvent('statechange', { detail: state })); }
+
+    /** How far behind the sender the picture plays: the video jitter buffer's mean delay; null before it is known. */
+    async delay() {
+      if (!this.pc || !this.connected) return null;
+      const report = await this.pc.getStats().catch(() => null);
+      let seconds = null;
+      if (report) {
+        report.forEach((entry) => {
+          if (entry.type === 'inbound-rtp' && entry.kind === 'video' && entry.jitterBufferEmittedCount > 0) {
+            seconds = entry.jitterBufferDelay / entry.jitterBufferEmittedCount;
+          }
+        });
+      }
+      return seconds;
+    }
+
+    stop() {
+      if (this.stopped) return;
+      this.stopped = true;
+      hangUp(this.location, this.bearer());
+      this.location = null;
+      if (this.pc) this.pc.close();
+      if (this.video.srcObject) this.video.srcObject = null;
+    }
+
+    setURL() { /* a media token renewal: the WHEP session is already authorized */ }
+    secondsBehind() { return 0; }
+    pause() { this.video.pause(); }
+    goLive() { this.video.play().catch(() => {}); }
+  }
+
+  /**
+   * One tile published over WHIP (send-only), H.264 preferred as the server takes it (packetization-mode 1) with
+   * Opus. Events: `statechange` with `connected` or `error` (then `failure` says why).
+   */
+  class StreamWHIPPublisher extends EventTarget {
+    constructor(url, bearer, stream) {
+      super();
+      this.url = url;
+      this.bearer = bearer;
+      this.stream = stream;
+      this.pc = null;
+      this.location = null;
+      this.stopped = false;
+      this.failure = null;
+    }
+
+    async start() {
+      const pc = new RTCPeerConnection();
+      this.pc = pc;
+      for (const track of this.stream.getTracks()) {
+        const transceiver = pc.addTransceiver(track, { direction: 'sendonly', streams: [this.stream] });
+        if (track.kind === 'video') preferH264(transceiver);
+      }
+      pc.addEventListener('connectionstatechange', () => {
+        if (this.stopped) return;
+        if (pc.connectionState === 'connected') this.emit('connected');
+        else if (pc.connectionState === 'failed' || pc.connectionState === 'closed') {
+          this.fail('the connection ' + pc.connectionState);
+        }
+      });
+      try {
+        await pc.setLocalDescription(await pc.createOffer());
+        await gathered(pc, 1000);
+        if (this.stopped) return;
+        const answer = await exchange(this.url, pc.localDescription.sdp, this.bearer);
+        this.location = answer.location && new URL(answer.location, location.href).href;
+        if (this.stopped) {
+          hangUp(this.location, this.bearer);
+          return;
+        }
+        await pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
+      } catch (error) {
+        this.retryAfter = error.retryAfter || 0;
+        this.status = error.status || 0;
+        this.fail(error.message || String(error));
+      }
+    }
+
+    fail(why) {
+      if (this.stopped || this.failure) return;
+      this.failure = why;
+      this.emit('error');
+    }
+
+    emit(state) { this.dispatchEvent(new CustomEvent('statechange', { detail: state })); }
+
+    /** Ends the session; the tracks are the page's (a republish reuses them). */
+    stop() {
+      if (this.stopped) return;
+      this.stopped = true;
+      hangUp(this.location, this.bearer);
+      this.location = null;
+      if (this.pc) this.pc.close();
+    }
+  }
+
+  /** H.264 packetization-mode 1 first among the video codecs offered, where the browser lets a page choose. */
+  function preferH264(transceiver) {
+    if (typeof transceiver.setCodecPreferences !== 'function' || !window.RTCRtpSender
+        || typeof RTCRtpSender.getCapabilities !== 'function') return;
+    const capabilities = RTCRtpSender.getCapabilities('video');
+    if (!capabilities) return;
+    const rank = (codec) => {
+      if (codec.mimeType.toLowerCase() !== 'video/h264') return 2;
+      return /packetization-mode=1/.test(codec.sdpFmtpLine || '') ? 0 : 1;
+    };
+    const codecs = capabilities.codecs.slice().sort((a, b) => rank(a) - rank(b));
+    try { transceiver.setCodecPreferences(codecs); } catch (error) { /* the offer keeps the browser's order */ }
+  }
+
   // The stream's name from the address, and the token from the fragment (kept for this tab, off the address bar).
   const name = decodeURIComponent(location.pathname.replace(/^\/watch\//, '').replace(/\/+$/, ''));
   const tokenKey = 'stream-token:' + name;
@@ -48,6 +267,20 @@
     if (token) sessionStorage.setItem(tokenKey, token); else token = sessionStorage.getItem(tokenKey);
   } catch (error) { /* storage off: the token lives as long as the page */ }
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+
+  // A visitor's identity (docs/live-protocol.md "Visitors"): the token of its first welcome and the name it chose,
+  // kept for this server (localStorage), so the visitor is the same one after a reload, a reconnect or tomorrow.
+  const visitorTokenKey = 'stream-visitor-token';
+  const visitorNameKey = 'stream-visitor-name';
+  function stored(key) {
+    try { return localStorage.getItem(key); } catch (error) { return null; }
+  }
+  function store(key, value) {
+    try {
+      if (value) localStorage.setItem(key, value); else localStorage.removeItem(key);
+    } catch (error) { /* storage off: the visitor is new after a reload */ }
+  }
+  let rejoinNow = false;
 
   const model = {
     show: null, you: null, state: null, media: 'off', viewers: 0, pinned: null, slow: 0, reactions: [],
@@ -123,8 +356,15 @@
     socket = new WebSocket(url);
     const mine = socket;
     socket.addEventListener('open', () => {
-      const since = model.epoch ? { epoch: model.epoch, seq: model.seq } : undefined;
-      request('join', since ? { since: since } : {}).then(joined, () => {});
+      const fields = {};
+      if (model.epoch) fields.since = { epoch: model.epoch, seq: model.seq };
+      if (!token) {
+        const visitor = stored(visitorTokenKey);
+        const chosen = stored(visitorNameKey);
+        if (visitor) fields.visitor = visitor;
+        if (chosen) fields.name = chosen;
+      }
+      request('join', fields).then(joined, () => {});
     });
     socket.addEventListener('message', (event) => {
       let message;
@@ -144,6 +384,11 @@
       socket = null;
       updateCompose();
       if (model.over) return;
+      if (rejoinNow) {
+        rejoinNow = false;
+        connect();
+        return;
+      }
       // 1001: the server is going away; anything else unplanned: try again with backoff, rejoining with `since`.
       const delay = Math.min(15000, 1000 * Math.pow(2, attempts++));
       if (model.state !== 'ended') setState(model.state, 'Reconnecting…');
@@ -186,6 +431,12 @@
       if (code === 'unauthorized' && token) {
         try { sessionStorage.removeItem(tokenKey); } catch (error) { /* storage off */ }
       }
+      if (code === 'invalid' && !token && stored(visitorNameKey)) {
+        // The name kept from before is refused (rules change): join again under the server's name.
+        store(visitorNameKey, null);
+        rejoinNow = true;
+        return;
+      }
       finish(errorInWords(reply.error, 'join'), code === 'unavailable');
       if (code === 'unavailable') reconnectTimer = setTimeout(() => { model.over = null; connect(); }, 5000);
       return;
@@ -194,11 +445,14 @@
     const show = reply.show;
     model.show = show;
     model.you = reply.you;
+    if (reply.visitor) store(visitorTokenKey, reply.visitor.token);
+    showVisitor(reply.visitor ? reply.you.name : null);
     model.viewers = show.viewers;
     model.pinned = show.pinned;
     model.slow = show.slow;
     model.reactions = show.reactions || [];
     model.main = show.main;
+    model.tiles = show.tiles || [];
     model.media = show.main ? 'on' : 'off';
     setAccess(reply.access);
     const chat = reply.chat;
@@ -211,8 +465,7 @@
     model.epoch = chat.epoch;
     model.seq = chat.seq;
     for (const message of chat.messages) addMessage(message);
-    els.title.textContent = show.name;
-    document.title = show.name + ' — Stream';
+    renderAbout(show);
     renderReactionButtons();
     renderYou();
     renderPinned();
@@ -226,7 +479,11 @@
   function onEvent(event) {
     switch (event.event) {
       case 'state': setState(event.state); break;
-      case 'tiles': model.main = event.main; break;
+      case 'tiles':
+        model.main = event.main;
+        model.tiles = event.tiles || [];
+        renderBroadcast();
+        break;
       case 'media':
         model.media = event.media;
         model.main = event.main;
@@ -299,6 +556,9 @@
     els.state.dataset.state = state || 'connecting';
     els.state.textContent = note || STATE_WORDS[state] || 'Connecting…';
     els.endShow.hidden = !(isHost() && state === 'live');
+    // Ended by this host elsewhere (another tab, the CLI): the sessions here end with it.
+    if (state === 'ended') stopBroadcast();
+    renderBroadcast();
     // Once the show has ended nobody watches it: the count of who is still on the page would say otherwise.
     els.viewers.hidden = state === 'ended';
     updatePicture();
@@ -315,7 +575,7 @@
     if (model.over) return;
     if (pictureWanted()) {
       if (!player) startPlayer();
-      if (els.video.readyState < 2 || els.video.paused) curtain('Starting the picture…');
+      if (els.video.readyState < 2 || (els.video.paused && !viewerPaused)) curtain('Starting the picture…');
     } else {
       stopPlayer();
       if (model.state === 'ended') curtain('The show has ended.');
@@ -332,8 +592,15 @@
   }
 
   // ?mode=plain plays the plain HLS playlist (no LL-HLS tags) as a player without LL-HLS would (whole segments,
-  // three target durations behind), for comparison.
-  const plainMode = new URLSearchParams(location.search).get('mode') === 'plain';
+  // three target durations behind), for comparison; ?mode=hls plays LL-HLS without trying WebRTC first.
+  const queryMode = new URLSearchParams(location.search).get('mode');
+  const plainMode = queryMode === 'plain';
+  // WebRTC first (well under a second behind live); LL-HLS when the browser has none, the URL asks for HLS, or
+  // WHEP did not connect (a picture not published over WHIP is 404, no WebRTC port, UDP blocked).
+  let webrtcOff = plainMode || queryMode === 'hls' || typeof RTCPeerConnection !== 'function';
+  let webrtcDrops = 0;
+  const WHEP_CONNECT_MS = 4000;
+  const WHEP_MAX_DROPS = 2;
 
   /** The main picture's playlist, with this session's media token in its path; null before a welcome gave one. */
   function playlistURL() {
@@ -342,7 +609,7 @@
       + (plainMode ? '?mode=plain' : '');
   }
 
-  /** A new media token (welcome or renewal): the player's next requests carry it. */
+  /** A new media token (welcome or renewal): the player's next requests carry it (a WHEP session needs none). */
   function setAccess(access) {
     model.access = access || null;
     if (player && model.access) player.setURL(playlistURL());
@@ -350,21 +617,69 @@
 
   function startPlayer() {
     clearTimeout(restartTimer);
-    const url = playlistURL();
-    if (!url) {
+    if (!model.access) {
       curtain('This server gave no media token: the picture cannot be fetched.');
       return;
     }
+    if (webrtcOff) startHLS(); else startWebRTC();
+    renderMode();
+  }
+
+  function startHLS() {
     const plain = plainMode;
-    const started = new StreamHLSPlayer(els.video, url, { lowLatency: !plain });
+    const started = new StreamHLSPlayer(els.video, playlistURL(), { lowLatency: !plain });
     player = started;
     window.streamPlayer = started;
+    started.addEventListener('livechange', () => { if (player === started) renderBehind(); });
     started.addEventListener('statechange', (event) => {
       if (player !== started) return;
       if (event.detail === 'error' || event.detail === 'ended') {
         // The playlist is not there yet, or this publish ended while the show goes on: try again shortly.
         player = null;
-        if (pictureWanted()) restartTimer = setTimeout(() => { if (!player && pictureWanted()) startPlayer(); }, 1000);
+        restartSoon();
+      }
+    });
+    started.start();
+  }
+
+  function restartSoon() {
+    clearTimeout(restartTimer);
+    if (pictureWanted()) restartTimer = setTimeout(() => { if (!player && pictureWanted()) startPlayer(); }, 1000);
+  }
+
+  /** LL-HLS from now on for this page, saying why in the mode line. */
+  function fallBack(reason) {
+    webrtcOff = true;
+    model.fallbackReason = reason;
+    if (player) player.stop();
+    player = null;
+    if (pictureWanted()) startPlayer();
+  }
+
+  function startWebRTC() {
+    const url = '/v1/streams/' + encodeURIComponent(name) + '/whep';
+    // The media token of the moment: a renewal replaces it for the DELETE, the session itself goes on.
+    const started = new StreamWHEPPlayer(els.video, url, () => model.access && model.access.token);
+    player = started;
+    window.streamWHEP = started;
+    const deadline = setTimeout(() => {
+      if (player === started && !started.connected) fallBack('WebRTC did not connect within 4 s');
+    }, WHEP_CONNECT_MS);
+    started.addEventListener('statechange', (event) => {
+      if (player !== started) return;
+      if (event.detail === 'connected') {
+        clearTimeout(deadline);
+        webrtcDrops = 0;
+        renderMode();
+      } else if (event.detail === 'error') {
+        clearTimeout(deadline);
+        const wasConnected = started.wasConnected;
+        started.stop();
+        player = null;
+        // Refused or never connected: LL-HLS plays this picture. Dropped once connected (a publish that ended, a
+        // network change): WebRTC again, and LL-HLS after repeated drops.
+        if (!wasConnected || ++webrtcDrops >= WHEP_MAX_DROPS) fallBack(started.failure || 'WebRTC failed');
+        else restartSoon();
       }
     });
     started.start();
@@ -376,19 +691,332 @@
       player.stop();
       player = null;
     }
+    viewerPaused = false;
+    renderBehind();
+    renderMode();
+  }
+
+  let modeTimer = null;
+  /** The small line under the picture: which way the picture comes, and how far behind live where known. */
+  async function renderMode() {
+    clearTimeout(modeTimer);
+    if (!player) {
+      els.mode.hidden = true;
+      return;
+    }
+    const current = player;
+    let text;
+    if (current instanceof StreamWHEPPlayer) {
+      const delay = await current.delay();
+      if (player !== current) return;
+      text = 'WebRTC' + (delay === null ? '' : ' · ' + delay.toFixed(2) + ' s behind live');
+    } else {
+      const seconds = current.secondsBehind ? current.secondsBehind() : null;
+      text = (plainMode ? 'HLS' : 'LL-HLS') + (typeof seconds === 'number' && isFinite(seconds) && seconds > 0
+        ? ' · ' + seconds.toFixed(1) + ' s behind live' : '')
+        + (model.fallbackReason ? ' (' + model.fallbackReason + ')' : '');
+    }
+    els.mode.hidden = false;
+    els.mode.textContent = text;
+    els.mode.dataset.mode = current instanceof StreamWHEPPlayer ? 'webrtc' : 'hls';
+    modeTimer = setTimeout(renderMode, 1000);
   }
 
   els.video.addEventListener('playing', () => {
     if (!model.over && pictureWanted()) els.curtain.hidden = true;
   });
 
-  function toggleSound() {
-    els.video.muted = !els.video.muted;
-    if (!els.video.muted) els.video.play().catch(() => {});
-    els.sound.textContent = els.video.muted ? 'Sound off' : 'Sound on';
-    els.sound.setAttribute('aria-pressed', String(!els.video.muted));
+  // MARK: Going live from the page (host): WHIP tiles camera and screen
+
+  const broadcast = { camera: null, screen: null, publishers: {}, words: {}, retries: {}, timers: {} };
+  const TILE_WORDS = { camera: 'Camera', screen: 'Screen', obs: 'OBS' };
+
+  function whipURL(tile) { return '/v1/streams/' + encodeURIComponent(name) + '/whip?tile=' + tile; }
+
+  /** What the page is doing for each tile, in words (never a token: the server's reasons quote none). */
+  function say(tile, text) {
+    if (text) broadcast.words[tile] = text; else delete broadcast.words[tile];
+    els.publishStatus.textContent = Object.keys(broadcast.words)
+      .map((key) => (TILE_WORDS[key] || key) + ': ' + broadcast.words[key]).join(' · ');
   }
+
+  function renderBroadcast() {
+    const host = isHost() && !!token && typeof RTCPeerConnection === 'function' && !!navigator.mediaDevices;
+    els.broadcast.hidden = !isHost();
+    const on = !!broadcast.camera;
+    els.publish.hidden = on;
+    els.publish.disabled = !host || !!model.over;
+    if (isHost() && !host && !on) {
+      say('camera', token ? 'this browser cannot publish (no WebRTC or no camera access on this address)'
+        : 'going live needs the host\'s access link');
+    }
+    els.camera.hidden = els.microphone.hidden = els.shareScreen.hidden = !on;
+    if (on) {
+      const video = broadcast.camera.getVideoTracks()[0];
+      const audio = broadcast.camera.getAudioTracks()[0];
+      toggleWords(els.camera, 'Camera', !!video && video.enabled);
+      toggleWords(els.microphone, 'Microphone', !!audio && audio.enabled);
+      els.shareScreen.textContent = broadcast.screen ? 'Stop sharing' : 'Share screen';
+      els.shareScreen.disabled = !navigator.mediaDevices.getDisplayMedia;
+    }
+    renderMainChoice();
+  }
+
+  function toggleWords(button, word, enabled) {
+    button.textContent = word + (enabled ? ' on' : ' off');
+    button.setAttribute('aria-pressed', String(enabled));
+  }
+
+  /** The host's main-picture choice (setMain) among the live tiles, and Auto (the default order). */
+  function renderMainChoice() {
+    const tiles = isHost() ? (model.tiles || []) : [];
+    els.mainChoice.hidden = tiles.length < 2;
+    els.mainChoice.textContent = '';
+    if (tiles.length < 2) return;
+    const label = document.createElement('span');
+    label.textContent = 'Main picture:';
+    els.mainChoice.append(label);
+    for (const tile of tiles.concat([null])) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = tile ? (TILE_WORDS[tile] || tile) : 'Auto';
+      button.dataset.tile = tile || '';
+      button.setAttribute('aria-pressed', String(tile !== null && model.main === tile));
+      button.addEventListener('click', () => act('setMain', { tile: tile }));
+      els.mainChoice.append(button);
+    }
+  }
+
+  /** Publishes one tile over WHIP; a connection that fails or drops publishes again (a new session) by itself. */
+  function publishTile(tile, stream) {
+    clearTimeout(broadcast.timers[tile]);
+    const publisher = new StreamWHIPPublisher(whipURL(tile), token, stream);
+    broadcast.publishers[tile] = publisher;
+    say(tile, broadcast.retries[tile] ? 'reconnecting…' : 'connecting…');
+    publisher.addEventListener('statechange', (event) => {
+      if (broadcast.publishers[tile] !== publisher) return;
+      if (event.detail === 'connected') {
+        broadcast.retries[tile] = 0;
+        say(tile, 'live');
+        return;
+      }
+      publisher.stop();
+      delete broadcast.publishers[tile];
+      // A refusal that another try would get again (a bad link, not a host, a bad tile) stops here.
+      if ([400, 401, 403, 415].includes(publisher.status)) {
+        say(tile, 'refused: ' + publisher.failure);
+        return;
+      }
+      const tries = broadcast.retries[tile] = (broadcast.retries[tile] || 0) + 1;
+      const wait = Math.max(publisher.retryAfter * 1000, Math.min(1000 * 2 ** (tries - 1), 10000));
+      say(tile, 'reconnecting in ' + Math.round(wait / 1000) + ' s (' + publisher.failure + ')');
+      broadcast.timers[tile] = setTimeout(() => {
+        const source = tile === 'camera' ? broadcast.camera : broadcast.screen;
+        if (source && !broadcast.publishers[tile]) publishTile(tile, source);
+      }, wait);
+    });
+    publisher.start();
+  }
+
+  function unpublishTile(tile) {
+    clearTimeout(broadcast.timers[tile]);
+    const publisher = broadcast.publishers[tile];
+    delete broadcast.publishers[tile];
+    delete broadcast.retries[tile];
+    if (publisher) publisher.stop();
+    say(tile, null);
+  }
+
+  async function goLiveFromPage() {
+    els.publish.disabled = true;
+    say('camera', 'asking for the camera and microphone…');
+    let stream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({
+        video: { width: { ideal: 1280 }, height: { ideal: 720 }, frameRate: { ideal: 30 } }, audio: true });
+    } catch (error) {
+      say('camera', 'no camera: ' + (error.message || error.name));
+      els.publish.disabled = false;
+      return;
+    }
+    // After End the show, a publish is refused until goLive reopens it (docs/live-protocol.md).
+    if (model.state === 'ended') {
+      const reply = await act('goLive', { tiles: ['camera'] });
+      if (!reply.ok) {
+        for (const track of stream.getTracks()) track.stop();
+        say('camera', null);
+        renderBroadcast();
+        return;
+      }
+    }
+    broadcast.camera = stream;
+    // Made only when going live: a viewer's page has one video, the picture.
+    if (!els.preview) {
+      els.preview = document.createElement('video');
+      els.preview.id = 'preview';
+      els.preview.className = 'preview';
+      els.preview.muted = els.preview.autoplay = els.preview.playsInline = true;
+      els.preview.setAttribute('aria-label', 'Your camera');
+      els.video.after(els.preview);
+    }
+    els.preview.srcObject = stream;
+    els.preview.hidden = false;
+    publishTile('camera', stream);
+    renderBroadcast();
+  }
+
+  async function toggleScreen() {
+    if (broadcast.screen) {
+      stopScreen();
+      return;
+    }
+    say('screen', 'asking which screen to share…');
+    let stream;
+    try {
+      stream = await navigator.mediaDevices.getDisplayMedia({ video: { frameRate: { ideal: 15 } }, audio: false });
+    } catch (error) {
+      say('screen', 'not shared: ' + (error.message || error.name));
+      return;
+    }
+    broadcast.screen = stream;
+    // The browser's own "Stop sharing" ends the track: the tile ends with it.
+    stream.getVideoTracks()[0].addEventListener('ended', stopScreen);
+    publishTile('screen', stream);
+    renderBroadcast();
+  }
+
+  function stopScreen() {
+    unpublishTile('screen');
+    if (broadcast.screen) for (const track of broadcast.screen.getTracks()) track.stop();
+    broadcast.screen = null;
+    renderBroadcast();
+  }
+
+  /** Ends every tile this page publishes and lets the camera go. */
+  function stopBroadcast() {
+    stopScreen();
+    unpublishTile('camera');
+    if (broadcast.camera) for (const track of broadcast.camera.getTracks()) track.stop();
+    broadcast.camera = null;
+    if (els.preview) {
+      els.preview.srcObject = null;
+      els.preview.hidden = true;
+    }
+    renderBroadcast();
+  }
+
+  /** Camera and Microphone mute the track (the receivers get black or silence), the session goes on. */
+  function toggleTrack(kind) {
+    if (!broadcast.camera) return;
+    for (const track of kind === 'video' ? broadcast.camera.getVideoTracks() : broadcast.camera.getAudioTracks()) {
+      track.enabled = !track.enabled;
+    }
+    renderBroadcast();
+  }
+
+  els.publish.addEventListener('click', goLiveFromPage);
+  els.camera.addEventListener('click', () => toggleTrack('video'));
+  els.microphone.addEventListener('click', () => toggleTrack('audio'));
+  els.shareScreen.addEventListener('click', toggleScreen);
+  // Leaving the page ends its sessions on the server now rather than at their ICE timeout.
+  window.addEventListener('pagehide', () => {
+    for (const tile of Object.keys(broadcast.publishers)) broadcast.publishers[tile].stop();
+    if (player) player.stop();
+  });
+
+  // MARK: Sound, volume, pause and the live edge
+
+  /** The Sound button and the volume slider say the element's state (the slider shows 0 while muted). */
+  function renderSound() {
+    const video = els.video;
+    els.sound.textContent = video.muted ? 'Sound off' : 'Sound on';
+    els.sound.setAttribute('aria-pressed', String(!video.muted));
+    els.volume.value = String(Math.round((video.muted ? 0 : video.volume) * 100));
+    els.volume.setAttribute('aria-valuetext', video.muted ? 'muted' : Math.round(video.volume * 100) + ' %');
+  }
+
+  /** Sound on or off; sound on after a click or key is allowed to play (browsers autoplay only muted video). */
+  function setSound(on) {
+    const video = els.video;
+    if (on && video.volume === 0) video.volume = 0.5;
+    video.muted = !on;
+    StreamHLS.saveVolume(video);
+    if (on && !viewerPaused) video.play().catch(() => {});
+  }
+
+  function toggleSound() { setSound(els.video.muted); }
   els.sound.addEventListener('click', toggleSound);
+  els.video.addEventListener('volumechange', renderSound);
+  // The slider sets the volume; moving it up turns the sound on, down to 0 turns it off (the volume is kept).
+  els.volume.addEventListener('input', () => {
+    const level = Number(els.volume.value) / 100;
+    if (level === 0) {
+      els.video.muted = true;
+    } else {
+      els.video.volume = level;
+      if (els.video.muted) setSound(true);
+    }
+    StreamHLS.saveVolume(els.video);
+  });
+  // The volume is remembered (localStorage); a page whose sound was on last time turns it on at the first click or
+  // key (a user activation), as the Sound button would.
+  const soundWasOn = StreamHLS.rememberVolume(els.video);
+  renderSound();
+  if (soundWasOn) {
+    const onFirstGesture = (event) => {
+      document.removeEventListener('pointerdown', onFirstGesture, true);
+      document.removeEventListener('keydown', onFirstGesture, true);
+      const target = event.target;
+      if (target === els.sound || target === els.volume || (event.key === 'm' && event.type === 'keydown')) return;
+      if (els.video.muted) setSound(true);
+    };
+    document.addEventListener('pointerdown', onFirstGesture, true);
+    document.addEventListener('keydown', onFirstGesture, true);
+  }
+
+  // A pause is the viewer's: the player stops following the live edge and plays on from there, behind live.
+  let viewerPaused = false;
+  function togglePause() {
+    if (!player) return;
+    if (els.video.paused) {
+      viewerPaused = false;
+      els.video.play().catch(() => {});
+    } else {
+      viewerPaused = true;
+      player.pause();
+    }
+  }
+  els.pause.addEventListener('click', togglePause);
+  for (const kind of ['play', 'pause']) {
+    els.video.addEventListener(kind, () => {
+      const paused = els.video.paused;
+      els.pause.textContent = paused ? 'Play' : 'Pause';
+      els.pause.title = (paused ? 'Play' : 'Pause') + ' (k)';
+      if (!paused) viewerPaused = false;
+    });
+  }
+
+  let behindTimer = null;
+  /** "Go live" shows while the player is more than a few seconds behind the live edge, with how far. */
+  function renderBehind() {
+    clearTimeout(behindTimer);
+    const behind = !!player && player.behind;
+    els.goLive.hidden = !behind;
+    if (!behind) return;
+    const seconds = Math.round(player.secondsBehind());
+    els.goLive.textContent = 'Go live';
+    els.goLive.setAttribute('aria-label', 'Go live: ' + duration(seconds) + ' behind');
+    els.goLive.title = duration(seconds) + ' behind live: jump to live (l)';
+    els.goLive.dataset.behind = String(seconds);
+    behindTimer = setTimeout(renderBehind, 1000);
+  }
+  function goLive() {
+    if (!player) return;
+    viewerPaused = false;
+    player.goLive();
+    renderBehind();
+  }
+  els.goLive.addEventListener('click', goLive);
 
   function toggleFullscreen() {
     if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
@@ -404,10 +1032,24 @@
     }
     if (event.key === 'm') toggleSound();
     else if (event.key === 'f') toggleFullscreen();
+    else if (event.key === 'k') togglePause();
+    else if (event.key === 'l') goLive();
     else if (event.key === 'Escape') {
       for (const open of document.querySelectorAll('details.moderate[open]')) open.open = false;
     }
   });
+
+  /** The show's title (the stream's name when it has none) as the heading and the tab's title; its description
+   *  under the picture, as plain text. */
+  function renderAbout(show) {
+    const title = typeof show.title === 'string' && show.title.trim() !== '' ? show.title : show.name;
+    els.title.textContent = title;
+    els.title.title = show.name;
+    document.title = title + ' — Stream';
+    const description = typeof show.description === 'string' ? show.description : '';
+    els.description.textContent = description;
+    els.description.hidden = description.trim() === '';
+  }
 
   // MARK: Who is who
 
@@ -422,6 +1064,7 @@
     els.hostTools.hidden = !isModerator();
     els.endShow.hidden = !(isHost() && model.state === 'live');
     els.slowSelect.value = String(model.slow);
+    renderBroadcast();
   }
 
   function renderViewers() {
@@ -669,7 +1312,10 @@
 
   els.slowSelect.addEventListener('change', () => act('setSlow', { seconds: Number(els.slowSelect.value) }));
   els.clearChat.addEventListener('click', () => act('clearChat'));
-  els.endShow.addEventListener('click', () => act('end'));
+  els.endShow.addEventListener('click', async () => {
+    const reply = await act('end');
+    if (reply.ok) stopBroadcast();
+  });
 
   // MARK: Reactions
 
@@ -741,9 +1387,55 @@
     finish('“' + name + '” is not a stream name.', false);
     setState(null, 'No stream');
   } else {
-    els.title.textContent = name;
-    document.title = name + ' — Stream';
+    renderAbout({ name: name });
     setState(null);
     connect();
   }
+  // MARK: A visitor's name
+
+  /** The visitor's line under the chat: its name, and a way to choose another (nil: a signed-in user). */
+  function showVisitor(shownName) {
+    els.visitorLine.hidden = shownName === null;
+    if (shownName !== null) els.visitorShown.textContent = shownName;
+    if (shownName === null) els.visitorForm.hidden = true;
+  }
+
+  /** What the server takes as a display name: 1 to 64 code points, a visible one, no control or bidi controls. */
+  function nameProblem(text) {
+    const points = Array.from(text);
+    if (points.length < 1 || points.length > 64) return 'A name is 1 to 64 characters.';
+    if (!/[^\s\u200B-\u200F\u2028-\u202F\u2060-\u206F\u3164\u2800\uFEFF]/.test(text)) {
+      return 'A name needs a visible character.';
+    }
+    if (/[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/.test(text)) {
+      return 'A name cannot hold control or direction characters.';
+    }
+    return null;
+  }
+
+  els.visitorRename.addEventListener('click', () => {
+    els.visitorForm.hidden = false;
+    els.visitorName.value = stored(visitorNameKey) || '';
+    els.visitorName.focus();
+  });
+  els.visitorCancel.addEventListener('click', () => { els.visitorForm.hidden = true; });
+  els.visitorForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const chosen = els.visitorName.value.trim();
+    const problem = nameProblem(chosen);
+    if (problem) {
+      showError(problem);
+      return;
+    }
+    store(visitorNameKey, chosen);
+    els.visitorForm.hidden = true;
+    // The name is given at join: join again now, as the same visitor (its token), under the new name.
+    if (socket) {
+      rejoinNow = true;
+      socket.close(1000, 'renamed');
+    } else {
+      connect();
+    }
+  });
+
 })();

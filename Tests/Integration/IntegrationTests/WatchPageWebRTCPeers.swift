@@ -1,0 +1,157 @@
+/// The browser peer of ``WatchPageWebRTCTests``: Debian's Chromium (Playwright) with a fake camera, microphone and
+/// screen, and the protocol client of ``LiveShowPeers`` (`liveclient.py`) watching what the host's page does.
+enum WatchPageWebRTCPeers {
+    static let script = #"""
+        """The watch page over WebRTC against a real `stream serve --shows`: Ann's page goes live (WHIP, tile
+        camera), Bob's page plays it over WHEP, Ann shares her screen (tile screen), a ?mode=hls page plays LL-HLS,
+        and with an OBS picture (RTMP, which WHEP does not play: 404) made main, a new page falls back to LL-HLS.
+        Prints one JSON object: the checks passed and the times measured."""
+        import asyncio, json, os, subprocess, sys, time
+        from playwright.async_api import async_playwright
+        from liveclient import Client, mint
+
+        HTTP, SECRET, STREAM, WORK = sys.argv[1], open(sys.argv[2]).read().strip(), sys.argv[3], sys.argv[4]
+        SHOW = "show:mugs"
+        checks = []
+        report = {}
+
+
+        def check(condition, what):
+            if not condition:
+                raise AssertionError(what)
+            checks.append(what)
+
+
+        async def until(page, expression, what, timeout=10_000):
+            """Waits for a page condition with a bound; fails with what the page's lines said."""
+            started = time.monotonic()
+            try:
+                await page.wait_for_function(expression, timeout=timeout)
+            except Exception as error:
+                seen = await page.evaluate("() => [document.getElementById('mode').textContent, "
+                                           "document.getElementById('publish-status').textContent, "
+                                           "document.getElementById('curtain-text').textContent]")
+                raise AssertionError(f"{what} (not within {timeout} ms; the page said {seen}: {error})")
+            checks.append(what)
+            return time.monotonic() - started
+
+
+        async def main():
+            ann = await Client("ws" + HTTP[4:], SHOW, mint(SECRET, "ann", "Ann"), label="ann").open()
+            check((await ann.join())["ok"], "the host's protocol client joins")
+            broadcast = None
+            async with async_playwright() as playwright:
+                browser = await playwright.chromium.launch(
+                    executable_path="/usr/bin/chromium",
+                    args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required",
+                          "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                          "--auto-select-desktop-capture-source=Entire screen"])
+                errors = []
+
+                async def open_page(path):
+                    page = await (await browser.new_context(viewport={"width": 1280, "height": 720})).new_page()
+                    page.on("pageerror", lambda error: errors.append(str(error)))
+                    await page.goto(HTTP + path)
+                    return page
+
+                try:
+                    # (a) Ann's page goes live with the fake camera: the show is live with tile camera.
+                    host = await open_page(f"/watch/{SHOW}#token={mint(SECRET, 'ann', 'Ann')}")
+                    await host.locator("#publish").wait_for(state="visible", timeout=15_000)
+                    started = time.monotonic()
+                    await host.locator("#publish").click()
+                    await ann.wait(lambda c: any(e["event"] == "tiles" and "camera" in e["tiles"] for e in c.events),
+                                   timeout=15, what="tile camera")
+                    report["goLiveSeconds"] = round(time.monotonic() - started, 2)
+                    check({"event": "state", "state": "live"} in ann.events, "the show is live")
+                    await until(host, "() => document.getElementById('publish-status').textContent"
+                                ".includes('Camera: live')", "the host's page says Camera: live")
+                    check(await host.locator("#preview").is_visible(), "the preview shows in the picture area")
+                    text = await host.locator("body").inner_text()
+                    check("token" not in text.lower() and "eyJ" not in text, "no token in the page's text")
+
+                    # The Camera toggle mutes the track, the session goes on.
+                    await host.locator("#camera").click()
+                    check(await host.evaluate("() => !document.getElementById('preview').srcObject"
+                                              ".getVideoTracks()[0].enabled"), "Camera off disables the track")
+                    await host.locator("#camera").click()
+                    check(await host.locator("#camera").text_content() == "Camera on", "and Camera on again")
+
+                    # (b) Bob plays the main picture over WebRTC.
+                    bob = await open_page(f"/watch/{SHOW}#token={mint(SECRET, 'bob', 'Bob')}")
+                    report["webrtcSeconds"] = round(await until(
+                        bob, "() => window.streamWHEP && window.streamWHEP.pc"
+                        " && window.streamWHEP.pc.connectionState === 'connected'",
+                        "Bob's RTCPeerConnection connects", timeout=15_000), 2)
+                    start = await bob.evaluate("() => document.querySelector('video').currentTime")
+                    await until(bob, f"() => document.querySelector('video').currentTime > {start} + 1",
+                                "Bob's video plays on", timeout=10_000)
+                    await until(bob, "() => document.getElementById('mode').textContent.startsWith('WebRTC')",
+                                "the mode line says WebRTC")
+                    report["bobMode"] = await bob.locator("#mode").text_content()
+
+                    # (c) Ann shares her screen: tiles camera and screen; she can choose the main picture.
+                    await host.locator("#share-screen").click()
+                    await ann.wait(lambda c: any(e["event"] == "tiles" and {"camera", "screen"} <= set(e["tiles"])
+                                                 for e in c.events), timeout=15, what="tiles camera and screen")
+                    checks.append("sharing the screen publishes tile screen")
+                    await until(host, "() => document.querySelectorAll('#main-choice button').length === 3",
+                                "the host can choose the main picture among camera, screen and Auto")
+                    await host.locator("#main-choice button[data-tile='camera']").click()
+                    await ann.wait(lambda c: any(e["event"] == "tiles" and e.get("main") == "camera"
+                                                 for e in c.events), timeout=10, what="main camera")
+                    checks.append("Main picture: Camera sends setMain")
+                    start = await bob.evaluate("() => document.querySelector('video').currentTime")
+                    await until(bob, f"() => document.querySelector('video').currentTime > {start} + 1"
+                                " && window.streamWHEP.pc.connectionState === 'connected'",
+                                "Bob's session follows the main picture and plays on")
+
+                    # (d) ?mode=hls plays LL-HLS and says so.
+                    hls = await open_page(f"/watch/{SHOW}?mode=hls#token={mint(SECRET, 'cid', 'Cid')}")
+                    report["hlsSeconds"] = round(await until(
+                        hls, "() => document.getElementById('mode').textContent.startsWith('LL-HLS')"
+                        " && document.querySelector('video').currentTime > 0", "?mode=hls plays LL-HLS",
+                        timeout=15_000), 2)
+
+                    # (d) A real failure: the main picture published over RTMP, which WHEP does not play (404).
+                    ingest = await ann.request("ingest")
+                    environment = dict(os.environ, XDG_CONFIG_HOME=f"{WORK}/config", XDG_DATA_HOME=f"{WORK}/data",
+                                       HOME=f"{WORK}/home")
+                    broadcast = subprocess.Popen(
+                        [STREAM, "broadcast", ingest["url"], "--key-stdin", "--source", "test", "--quality", "480",
+                         "--fps", "24", "--pip", "off", "--duration", "120"], stdin=subprocess.PIPE,
+                        stdout=subprocess.DEVNULL, stderr=open(f"{WORK}/broadcast.err", "w"), env=environment)
+                    broadcast.stdin.write((ingest["key"] + "\n").encode())
+                    broadcast.stdin.close()
+                    await ann.wait(lambda c: any(e["event"] == "tiles" and "obs" in e["tiles"] for e in c.events),
+                                   timeout=30, what="tile obs")
+                    check((await ann.request("setMain", tile="obs"))["ok"], "the host makes OBS the main picture")
+                    dan = await open_page(f"/watch/{SHOW}#token={mint(SECRET, 'dan', 'Dan')}")
+                    await until(dan, "() => document.getElementById('state').textContent === 'Live'",
+                                "Dan's page joins", timeout=15_000)
+                    report["fallbackSeconds"] = round(await until(
+                        dan, "() => document.getElementById('mode').textContent.startsWith('LL-HLS')"
+                        " && document.querySelector('video').currentTime > 0",
+                        "WHEP refused: the page plays LL-HLS within 5 s and says so", timeout=5_000), 2)
+                    report["fallbackMode"] = await dan.locator("#mode").text_content()
+
+                    # End the show from the page: the protocol's end, the sessions closed.
+                    await host.locator("#end-show").click()
+                    await ann.wait(lambda c: {"event": "state", "state": "ended"} in c.events, timeout=10,
+                                   what="ended")
+                    await until(host, "() => document.getElementById('preview').hidden"
+                                " && document.getElementById('publish-status').textContent === ''",
+                                "End the show closes the page's sessions")
+                    check(errors == [], f"no script errors: {errors}")
+                finally:
+                    if broadcast:
+                        broadcast.kill()
+                        broadcast.wait()
+                    await browser.close()
+            report["checks"] = len(checks)
+            print(json.dumps(report))
+
+
+        asyncio.run(main())
+        """#
+}
