@@ -300,3 +300,31 @@ extension ShowServerTests {
         #expect(seen.filter { if case .showLive = $0 { true } else { false } }.count == 1)
     }
 }
+
+extension ShowServerTests {
+    /// A WHIP publish is admitted by the declarations in force: after the operator reloads the shows file, a show
+    /// only the new file declares takes its host's WHIP picture, and one the old file alone declared is refused.
+    @Test func whipAdmissionsFollowAReloadedShowsFile() async throws {
+        let directory = try TemporaryDirectory("show-server")
+        let server = try await Self.server(directory: directory.path)
+        defer { server.stop() }
+        let ann = Self.token("ann")
+        guard case .failure(let before) = await server.authorizeWHIP(stream: "club:tv", tile: "camera",
+                                                                      bearer: ann) else {
+            Issue.record("club:tv is not declared yet")
+            return
+        }
+        #expect(before.status == 404, "\(before)")
+        server.replaceCatalog(try ShowsFile.catalog(from: Array("""
+            {"streams": [{"pattern": "club:{id}", "hosts": ["ann"], "users": "viewer", "visitors": "none"}]}
+            """.utf8)))
+        let after = await server.authorizeWHIP(stream: "club:tv", tile: "camera", bearer: ann)
+        #expect((try? after.get()) != nil, "the reloaded file declares club:tv: \(after)")
+        guard case .failure(let gone) = await server.authorizeWHIP(stream: "show:mugs", tile: "camera",
+                                                                    bearer: ann) else {
+            Issue.record("show:mugs is no longer declared")
+            return
+        }
+        #expect(gone.status == 404, "\(gone)")
+    }
+}
