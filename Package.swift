@@ -49,12 +49,15 @@ let package = Package(
         .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm",
                        providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev"])]),
         // PulseAudio (libpulse-dev), loaded with dlopen at the first call (see Sources/System/CPulse/PulseLoader.c).
-        // dlopen at a library's first call, for the C modules only some commands need (CPulse, CSRTP).
+        // dlopen at a library's first call, for the C modules only some commands need (CPulse, CSRTP, CFAAD).
         .target(name: "CLazyLibrary"),
         .target(name: "CPulse", dependencies: ["CLazyLibrary"]),
         .systemLibrary(name: "CV4L2"),
         // libsrtp2 (libsrtp2-dev), loaded with dlopen at the first call (see Sources/System/CSRTP/SRTPLoader.c).
         .target(name: "CSRTP", dependencies: ["CLazyLibrary"]),
+        // FAAD2's AAC decoder (libfaad-dev), loaded with dlopen at the first call (Sources/System/CFAAD/FAADLoader.c):
+        // an RTMP publish's sound for WebRTC players. FAAD2 is one small library; libavcodec would map ~70 others.
+        .target(name: "CFAAD", dependencies: ["CLazyLibrary"]),
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
@@ -128,12 +131,14 @@ let package = Package(
         .target(name: "Media",
                 dependencies: [.target(name: "CYUV", condition: .when(platforms: [.linux])), "Locking"],
                 swiftSettings: strict),
-        // Encoders: H.264 (x264 on Linux) and AAC (vo-aacenc on Linux) behind small protocols.
+        // Encoders: H.264 (x264 on Linux) and AAC (vo-aacenc on Linux) behind small protocols, and the AAC decoder
+        // (FAAD2 on Linux) the server needs for WebRTC players of RTMP publishes.
         .target(name: "Encoders",
                 dependencies: [
                     "Locking",
                     .target(name: "CX264", condition: .when(platforms: [.linux])),
                     .target(name: "CVOAACEnc", condition: .when(platforms: [.linux])),
+                    .target(name: "CFAAD", condition: .when(platforms: [.linux])),
                 ],
                 swiftSettings: strict),
         // Linux capture: X11 screen (xcb + MIT-SHM), PulseAudio inputs and system audio, V4L2 cameras, Y4M files.
@@ -340,7 +345,7 @@ let package = Package(
 let layers: [(name: String, targets: [String])] = [
     // C system libraries and shims (Linux).
     ("System", ["COpenSSL", "CEpoll", "CX264", "CVOAACEnc", "CYUV", "CXCB", "CLazyLibrary", "CPulse", "CV4L2", "CSRTP",
-                "COpus", "CSQLite", "CMalloc", "CTCPInfo"]),
+                "CFAAD", "COpus", "CSQLite", "CMalloc", "CTCPInfo"]),
     // What every layer uses: bytes, hashes, JSON, locks, the settings model.
     ("Base", ["ByteIO", "Digest", "JSON", "Locking", "StreamCore"]),
     // Pure codecs and state machines: no I/O, no Foundation, no Dispatch.

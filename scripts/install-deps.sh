@@ -8,7 +8,7 @@ packages=(
     libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libpulse-dev x11-xserver-utils
     nginx libnginx-mod-rtmp libnginx-mod-stream
     ffmpeg xvfb pulseaudio pulseaudio-utils sox
-    libsqlite3-dev sqlite3 libsrtp2-dev libopus-dev coturn
+    libsqlite3-dev sqlite3 libsrtp2-dev libopus-dev libfaad-dev coturn
     chromium fonts-dejavu-core wrk curl
     # HLS players in HLSPlayerTests: VLC (cvlc; its adaptive and mp4 demuxers and avcodec are in plugin-base),
     # GStreamer's gst-launch (tools), souphttpsrc/qtdemux/hlsdemux2 (good), legacy hlsdemux/h264parse (bad),
