@@ -173,7 +173,7 @@ let package = Package(
         // to WHEP players, and the WHIP and WHEP routes.
         .target(name: "WebRTCServer",
                 dependencies: ["SDP", "ICE", "RTP", "FLV", "DTLS", "SRTP", "Transport", "HTTPServer", "HTTP", "ByteIO",
-                               "Opus", "Encoders"],
+                               "Opus", "Encoders", "Media"],
                 swiftSettings: strict),
         // The RTMP client over any byte stream (portable: the iOS extension links it); Linux's TCP/TLS stream in
         // TCPConnector.swift is the one file that needs Transport.

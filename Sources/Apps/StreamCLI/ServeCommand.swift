@@ -56,11 +56,12 @@ struct ServeCommand: Command {
         WebRTC players (WHEP) play a WHIP publish at http://HOST:PORT/whep/APP/TAG, its LL-HLS address's app and
         tag (printed as "WHEP:" when the publish starts; no token: the tag is unguessable). Its H.264 and Opus RTP
         are forwarded, not transcoded, on the same UDP port; a player starts at the last keyframe. An RTMP
-        publish's H.264 plays there too (video only; refused with B-frames, which WebRTC plays out of order).
+        publish plays there too (its H.264 forwarded, its AAC transcoded to Opus; refused with B-frames, which
+        WebRTC plays out of order).
         With --shows, viewers play a show at http://HOST:PORT/v1/streams/NAME/whep (the main picture, following the
         host's choice) or .../whep?tile=camera|screen with their access token, a session's media token, or no token
         where the show lets visitors watch; its role rule and bans apply as for its LL-HLS (401, 403), nothing live
-        there 404, too many players 503; a ban ends the user's players. Only tiles published over WHIP play there.
+        there 404, too many players 503; a ban ends the user's players. RTMP pictures (OBS) play there as well.
         --config FILE takes these options from a JSON object, a key per option without its dashes ("http-listen":
         "127.0.0.1:8080", "no-http": true, an array for one given more than once); the command line overrides the
         file, and SIGHUP does not re-read it. Secrets never go in it: they stay in the files --token-secret-file,
@@ -160,10 +161,10 @@ struct ServeCommand: Command {
                                                                 hls: hls, owners: owners, shows: whipShows,
                                                                 console: console)
         if webRTCConfiguration != nil { owners.configureIngest(&configuration) }
-        // RTMP publishes' video to WHEP players, once the WebRTC port is bound (below).
+        // RTMP publishes' video and sound to WHEP players, once the WebRTC port is bound (below).
         let whepForwarding = Locked<WebRTCServer?>(nil)
         if webRTCConfiguration != nil, let hls {
-            ServeWebRTC.forwardIngest(&configuration, to: whepForwarding, hls: hls)
+            ServeWebRTC.forwardIngest(&configuration, to: whepForwarding, hls: hls, shows: whepShows)
         }
         let server: RTMPServer
         do {

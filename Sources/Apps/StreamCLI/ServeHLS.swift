@@ -99,6 +99,13 @@ final class ServeHLS: Sendable {
         router.withLock { $0.isPlain(HLSPublishRouter.Publish(app: app, keyTag: tag)) }
     }
 
+    /// The show and tile a live RTMP publish feeds, when the publish gate admitted it as a show's picture.
+    func showTile(app: String, tag: String) -> (show: String, tile: TileKind)? {
+        guard let found = router.withLock({ $0.showTile(of: HLSPublishRouter.Publish(app: app, keyTag: tag)) }),
+              let tile = TileKind(rawValue: found.tile) else { return nil }
+        return (found.show, tile)
+    }
+
     /// Prints where a WHIP publish plays over WHEP, beside its LL-HLS address: the same app and tag (no key).
     func printWHEPAddress(app: String, tag: String) {
         guard let base = baseURL.withLock({ $0 }) else { return }

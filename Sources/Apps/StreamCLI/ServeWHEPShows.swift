@@ -6,8 +6,9 @@ import ShowServer
 import WebRTCServer
 
 /// `stream serve`'s WHEP playback of live shows (`POST /v1/streams/{name}/whep[?tile=…]`, docs/webrtc.md): the
-/// show server admits the player (role rule, bans), the show's pictures say which tile's WHIP publish it gets, a
-/// main-picture player moves to the host's new choice, and a ban ends the banned user's players.
+/// show server admits the player (role rule, bans), the show's pictures say which tile's publish it gets (a WHIP
+/// session's, or an RTMP publish's forwarded under the show's name), a main-picture player moves to the host's new
+/// choice, and a ban ends the banned user's players.
 final class ServeWHEPShows: Sendable {
     /// The most players remembered: the WebRTC server's own player bound (192) is far lower, so only players that
     /// ended by themselves (consent lost, the publish ended) fill it; then the oldest are forgotten.
@@ -20,6 +21,8 @@ final class ServeWHEPShows: Sendable {
     /// The players by session id (a capability: never logged), in the order they came.
     private let players = Locked([(session: String, player: WHEPShowPlayer)]())
     private let server = Locked<WebRTCServer?>(nil)
+    /// The RTMP publishes forwarded as a show's pictures (OBS, `stream live`): their stream tags by show and tile.
+    private let rtmpPictures = Locked([String: [TileKind: String]]())
 
     init(shows: ShowServer, whip: ServeWHIPShows) {
         self.shows = shows
@@ -58,13 +61,35 @@ final class ServeWHEPShows: Sendable {
         case .failure(let refusal):
             return .refuse(status: refusal.status, reason: refusal.reason)
         case .success(let source):
-            guard let tag = whip.streamTag(show: stream, tile: source) else {
-                return .refuse(status: 404, reason: "the \(source.rawValue) picture is not published over WHIP: "
-                                   + "play it over LL-HLS")
+            guard let tag = streamTag(show: stream, tile: source) else {
+                return .refuse(status: 404, reason: "the \(source.rawValue) picture is not forwarded to WebRTC "
+                                   + "players: play it over LL-HLS")
             }
             return .play(streamTag: tag, player: WHEPShowPlayer(show: stream, user: user, tile: tile,
                                                                 playing: source.rawValue))
         }
+    }
+
+    /// An RTMP publish of a show's picture is forwarded under the show's name with `streamTag`.
+    func rtmpPictureStarted(show: String, tile: TileKind, streamTag: String) {
+        rtmpPictures.withLock { $0[show, default: [:]][tile] = streamTag }
+        let now = pictures.withLock { $0[show] }
+        // Players waiting on this picture (it is main now) start on it.
+        if let now { follow(stream: show, tiles: now.tiles, main: now.main, sessions: nil) }
+    }
+
+    /// That RTMP publish stopped.
+    func rtmpPictureStopped(show: String, tile: TileKind, streamTag: String) {
+        rtmpPictures.withLock { table in
+            guard table[show]?[tile] == streamTag else { return }
+            table[show]?[tile] = nil
+            if table[show]?.isEmpty == true { table[show] = nil }
+        }
+    }
+
+    /// The stream tag a show's picture is forwarded with now: its WHIP session's, else its RTMP publish's.
+    private func streamTag(show: String, tile: TileKind) -> String? {
+        whip.streamTag(show: show, tile: tile) ?? rtmpPictures.withLock { $0[show]?[tile] }
     }
 
     /// A show's tiles or main picture changed: main-picture players move to the new main picture.
@@ -84,13 +109,13 @@ final class ServeWHEPShows: Sendable {
             }
         }
         guard !followers.isEmpty, let server = server.withLock({ $0 }) else { return }
-        let forwardable = Set(tiles.filter { whip.streamTag(show: stream, tile: $0) != nil })
+        let forwardable = Set(tiles.filter { streamTag(show: stream, tile: $0) != nil })
         var moves: [(session: String, tile: TileKind, tag: String)] = []
         for follower in followers {
             let playing = TileKind(rawValue: follower.player.playing)
             guard case .switchTo(let tile) = ShowWHEPAdmission.follow(playing: playing, main: main,
                                                                      forwardable: forwardable),
-                  let tag = whip.streamTag(show: stream, tile: tile) else { continue }
+                  let tag = streamTag(show: stream, tile: tile) else { continue }
             moves.append((follower.session, tile, tag))
         }
         guard !moves.isEmpty else { return }

@@ -1,5 +1,6 @@
 import ByteIO
 import HTTPServer
+import LiveProtocol
 import Locking
 import IngestServer
 import WebRTCServer
@@ -108,24 +109,38 @@ enum ServeWebRTC {
         WHEPPlaybackRoutes(server: server, misses: misses).add(to: &router)
     }
 
-    /// Hands RTMP publishes' video to WHEP players (`server` is set once the WebRTC port is bound) and prints each
-    /// publish's WHEP address beside its LL-HLS one.
+    /// Hands RTMP publishes' video and sound to WHEP players (`server` is set once the WebRTC port is bound) and
+    /// prints each plain publish's WHEP address beside its LL-HLS one. A show's RTMP picture (OBS, `stream live`) is
+    /// forwarded under the show's name, where the show's WHEP routes find it (`shows`), never at a plain address.
     static func forwardIngest(_ configuration: inout RTMPServer.Configuration, to server: Locked<WebRTCServer?>,
-                              hls: ServeHLS) {
+                              hls: ServeHLS, shows: ServeWHEPShows?) {
         let previous = configuration.onMedia
+        // The show picture each live RTMP publish feeds, by its app and tag: its forwarding's name until it stops.
+        let showPictures = Locked([String: (show: String, tile: TileKind)]())
         configuration.onMedia = { event in
             previous?(event)
             guard let webRTC = server.withLock({ $0 }) else { return }
             switch event {
             case .publishStarted(let app, let tag):
-                // The LL-HLS side (`previous`) has placed the publish: a show's tiles are not played over WHEP.
-                guard hls.isPlainPublish(app: app, tag: tag) else { return }
-                webRTC.startRTMP(app: app, streamTag: tag)
-                hls.printWHEPAddress(app: app, tag: tag)
+                // The LL-HLS side (`previous`) has placed the publish: plain, or a show's tile.
+                if hls.isPlainPublish(app: app, tag: tag) {
+                    webRTC.startRTMP(app: app, streamTag: tag)
+                    hls.printWHEPAddress(app: app, tag: tag)
+                } else if let shows, let picture = hls.showTile(app: app, tag: tag) {
+                    showPictures.withLock { $0[app + "/" + tag] = picture }
+                    webRTC.startRTMP(app: picture.show, streamTag: tag)
+                    shows.rtmpPictureStarted(show: picture.show, tile: picture.tile, streamTag: tag)
+                }
             case .tag(let app, let tag, let flv):
-                webRTC.forwardRTMP(app: app, streamTag: tag, flv)
+                let picture = showPictures.withLock { $0[app + "/" + tag] }
+                webRTC.forwardRTMP(app: picture?.show ?? app, streamTag: tag, flv)
             case .publishStopped(let app, let tag):
-                webRTC.stopRTMP(app: app, streamTag: tag)
+                if let picture = showPictures.withLock({ $0.removeValue(forKey: app + "/" + tag) }) {
+                    shows?.rtmpPictureStopped(show: picture.show, tile: picture.tile, streamTag: tag)
+                    webRTC.stopRTMP(app: picture.show, streamTag: tag)
+                } else {
+                    webRTC.stopRTMP(app: app, streamTag: tag)
+                }
             }
         }
     }

@@ -68,6 +68,11 @@ public struct HLSPublishRouter: Sendable {
         plain[publish] != nil
     }
 
+    /// The show and tile a live publish feeds, when it is a show's tile (nil for a plain publish or none).
+    public func showTile(of publish: Publish) -> (show: String, tile: String)? {
+        tiles[publish].map { ($0.show, $0.tile) }
+    }
+
     /// The publish with `keyTag` on `app` is a show's tile (the publish gate admitted it): when it starts it
     /// feeds that tile's stream rather than a plain one.
     public mutating func expect(_ publish: Publish, show: String, tile: String) {

@@ -1,3 +1,4 @@
+import FLV
 import RTP
 
 /// One WHIP publish's media as WHEP players get it: what a player joining or catching up needs from the publisher
@@ -8,6 +9,12 @@ final class ForwardedStream {
     var publisher: Int?
     /// An RTMP publish's H.264 made RTP; nil for a WHIP publish.
     var rtmp: RTMPVideoPackets?
+    /// An RTMP publish's last AAC sequence header: what opens the Opus transcode when a player with audio comes.
+    var audioSequenceHeader: FLVTag?
+    #if os(Linux)
+    /// An RTMP publish's AAC made Opus RTP, while a player takes audio (nil otherwise: no player, no transcode).
+    var rtmpAudio: RTMPAudioPackets?
+    #endif
     /// The players' serials, in the order they joined (bounded by the port's session bound).
     var subscribers: [Int] = []
     /// The publisher's H.264 packets of the last second, by its sequence numbers: NACKs are answered from here.

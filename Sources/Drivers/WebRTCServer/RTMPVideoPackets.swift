@@ -1,3 +1,4 @@
+import ByteIO
 import FLV
 import RTP
 
@@ -36,10 +37,7 @@ struct RTMPVideoPackets {
             parameterSets = record.sequenceParameterSets + record.pictureParameterSets
             lengthSize = record.nalUnitLengthSize
             if let sps = record.sequenceParameterSets.first, sps.count >= 4 {
-                profileLevelID = sps[1...3].map { byte in
-                    let digits = Array("0123456789abcdef")
-                    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-                }.joined()
+                profileLevelID = Hex.encode(sps[1...3])
             }
             return []
         case .endOfSequence:

@@ -236,7 +236,7 @@ final class ServerPort {
     func follow(id: String, app: String, streamTag: String) -> Bool {
         let stream = app + "/" + streamTag
         guard let serial = serialByID[id], let peer = sessions[serial], peer.counters.app == app,
-              let subscription = peer.subscription, let target = forwarding[stream], target.rtmp == nil
+              let subscription = peer.subscription, let target = forwarding[stream]
         else { return false }
         guard subscription.stream != stream else { return true }
         forwarding[subscription.stream]?.subscribers.removeAll { $0 == serial }
@@ -463,9 +463,15 @@ final class ServerPort {
                                                    firstSequence: UInt16.random(in: 0...UInt16.max, using: &random)))
     }
 
-    /// One FLV tag of an RTMP publish: its video packets go to the players as a WHIP publisher's do.
+    /// One FLV tag of an RTMP publish: its video packets go to the players as a WHIP publisher's do, its AAC (made
+    /// Opus) to the players that take audio.
     func rtmpTag(app: String, streamTag: String, _ tag: FLVTag) {
-        guard tag.type == .video, let forward = forwarding[app + "/" + streamTag], forward.rtmp != nil else { return }
+        guard let forward = forwarding[app + "/" + streamTag], forward.rtmp != nil else { return }
+        if tag.type == .audio {
+            rtmpAudio(tag, forward)
+            return
+        }
+        guard tag.type == .video else { return }
         let packets = forward.rtmp?.packets(for: tag) ?? []
         if let refusal = forward.rtmp?.refusal, !forward.subscribers.isEmpty {
             for serial in forward.subscribers {
@@ -473,6 +479,30 @@ final class ServerPort {
             }
         }
         for packet in packets { forwardVideo(packet, forward) }
+    }
+
+    /// An RTMP publish's audio tag: the sequence header is kept; a frame is transcoded to Opus only while a player
+    /// takes audio (the transcoder opens with the first such player and closes with the last).
+    private func rtmpAudio(_ tag: FLVTag, _ forward: ForwardedStream) {
+        let isHeader = tag.body.count >= 2 && tag.body[1] == 0  // AAC packet type 0: the AudioSpecificConfig
+        if isHeader { forward.audioSequenceHeader = tag }
+        #if os(Linux)
+        let listening = forward.subscribers.contains { sessions[$0]?.subscription?.audio != nil }
+        guard listening else {
+            forward.rtmpAudio = nil
+            return
+        }
+        if forward.rtmpAudio == nil {
+            guard let header = forward.audioSequenceHeader else { return }
+            let transcode = RTMPAudioPackets(ssrc: UInt32.random(in: 1...UInt32.max, using: &random),
+                                             firstSequence: UInt16.random(in: 0...UInt16.max, using: &random),
+                                             firstTimestamp: UInt32.random(in: 0...UInt32.max, using: &random))
+            _ = transcode.packets(for: header)
+            forward.rtmpAudio = transcode
+            if isHeader { return }
+        }
+        for packet in forward.rtmpAudio?.packets(for: tag) ?? [] { forwardAudio(packet, forward) }
+        #endif
     }
 
     /// An RTMP publish ended: so does its playback.

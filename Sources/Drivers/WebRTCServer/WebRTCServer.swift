@@ -152,9 +152,10 @@ public final class WebRTCServer: Sendable {
         loop.execute { state.value.rtmpStarted(app: app, streamTag: streamTag) }
     }
 
-    /// One FLV tag of that RTMP publish (video is forwarded; audio, AAC, is not: WebRTC players take Opus).
+    /// One FLV tag of that RTMP publish: video is forwarded as it is; audio, AAC, is transcoded to Opus (WebRTC
+    /// players take Opus) while a player takes it.
     public func forwardRTMP(app: String, streamTag: String, _ tag: FLVTag) {
-        guard tag.type == .video else { return }
+        guard tag.type == .video || tag.type == .audio else { return }
         let state = self.state
         loop.execute { state.value.rtmpTag(app: app, streamTag: streamTag, tag) }
     }

@@ -3,7 +3,8 @@ import TestSupport
 
 /// aiortc 1.16 (an independent Python WebRTC stack) as a WHEP player: it POSTs a recvonly offer (H.264, VP8, Opus)
 /// to a WHEP URL, decodes what comes for `seconds` after its first video frame, reports what it decoded, then
-/// DELETEs its session twice. One line of JSON per step on its standard output.
+/// DELETEs its session twice. One line of JSON per step on its standard output; the summary has the frames of each
+/// kind, the picture's mean colour, and `tone`: the strongest frequency of the first second of sound (nil without).
 struct AiortcPlayer {
     let process: BackgroundProcess
     let directory: TemporaryDirectory
@@ -118,7 +119,8 @@ struct AiortcPlayer {
         pc = RTCPeerConnection()
         pc.addTransceiver("video", direction="recvonly")
         pc.addTransceiver("audio", direction="recvonly")
-        seen = {"video": 0, "audio": 0, "rgb": None, "first": None}
+        seen = {"video": 0, "audio": 0, "rgb": None, "first": None, "tone": None}
+        sound = {"samples": [], "rate": 48000}
         first_frame = asyncio.Event()
         connected = asyncio.Event()
         times = {}
@@ -139,6 +141,13 @@ struct AiortcPlayer {
                         seen["rgb"] = [round(float(picture[..., c].mean()), 1) for c in range(3)]
                 else:
                     seen["audio"] += 1
+                    if sum(len(chunk) for chunk in sound["samples"]) < frame.sample_rate:
+                        import numpy
+                        data = frame.to_ndarray().astype(numpy.float64).reshape(-1)
+                        if frame.format.is_packed and len(frame.layout.channels) == 2:
+                            data = data[::2]  # the left channel of interleaved stereo
+                        sound["samples"].append(data)
+                        sound["rate"] = frame.sample_rate
 
         @pc.on("track")
         def on_track(track):
@@ -177,6 +186,13 @@ struct AiortcPlayer {
         else:
             await asyncio.sleep(SECONDS)
         seen["dropped"] = len(dropped)
+        if sound["samples"]:
+            import numpy
+            samples = numpy.concatenate(sound["samples"])
+            if len(samples) >= 4800 and numpy.abs(samples).max() > 0:
+                spectrum = numpy.abs(numpy.fft.rfft(samples * numpy.hanning(len(samples))))
+                spectrum[0] = 0
+                seen["tone"] = round(float(numpy.argmax(spectrum)) * sound["rate"] / len(samples), 1)
         say(seen)
         session = urllib.parse.urljoin(URL, location)
         deleted = (await loop.run_in_executor(None, request, "DELETE", session))[0]

@@ -262,4 +262,59 @@ import Testing
             for (_, token) in stage.tokens { #expect(!answer.contains(token), "a token in an answer: \(answer)") }
         }
     }
+
+    /// A show's OBS picture (an RTMP publish with the show's ingest key: ffmpeg here, the test pattern and a 1 kHz
+    /// tone) plays over WHEP too: its H.264 forwarded, its AAC made Opus; and a main-picture player on the WHIP
+    /// camera follows the host's switch to it in the same session.
+    @Test(.timeLimit(.minutes(3))) func anOBSPictureOverRTMPPlaysOverWHEPWithItsSound() async throws {
+        var stage = try await Stage.start("serve-show-whep-obs")
+        defer { stage.process.stop(); stage.host.stop() }
+        let camera = try await stage.publish("camera", colour: Self.red)
+        defer { camera.stop() }
+        _ = try await stage.run(["until": ["main": "camera", "tiles": ["camera"]]])
+        let follower = try AiortcPlayer(whepURL: stage.whep(), seconds: 8, token: stage.tokens["bob"], ticks: true)
+        defer { follower.stop() }
+        #expect(try await follower.next()["status"] as? Int == 201, "\(follower.log.suffix(2000))")
+        #expect(try await follower.next()["state"] as? String == "connected", "\(follower.log.suffix(2000))")
+
+        let ingest = try await stage.run(["op": "ingest"])
+        let reply = try #require(ingest["reply"] as? [String: Any], "\(ingest)")
+        let url = try #require(reply["url"] as? String, "\(reply)")
+        let key = try #require(reply["key"] as? String, "\(reply)")
+        let fixture = try MediaFixture.makeFLV(in: stage.directory, seconds: 10)
+        let ffmpeg = OffPoolTask("ffmpeg-obs") {
+            try Subprocess.run("ffmpeg", ["-v", "error", "-re", "-i", fixture, "-c", "copy", "-f", "flv",
+                                          url + "/" + key], timeout: 40)
+        }
+        _ = try await stage.run(["until": ["main": "obs", "tiles": ["camera", "obs"]]])
+
+        // The main-picture player, red until now, turns to the test pattern without a new session.
+        var tick = try await follower.next()
+        var turned: [String: Any]?
+        while tick["tick"] != nil {
+            if turned == nil, let rgb = tick["rgb"] as? [Double], rgb.count == 3, !Self.near(rgb, Self.red) {
+                turned = tick
+            }
+            tick = try await follower.next()
+        }
+        #expect(turned != nil, "the main picture never left the red camera for the OBS picture: \(tick)")
+        #expect((tick["video"] as? Int ?? 0) >= 150, "frames kept coming across the switch: \(tick)")
+
+        // A viewer of the obs tile gets its picture and its sound, the 1 kHz tone.
+        let player = try AiortcPlayer(whepURL: stage.whep(tile: "obs"), seconds: 2, token: stage.tokens["bob"])
+        defer { player.stop() }
+        #expect(try await player.next()["status"] as? Int == 201, "\(player.log.suffix(2000))")
+        #expect(try await player.next()["state"] as? String == "connected", "\(player.log.suffix(2000))")
+        let seen = try await player.next()
+        print("A show's OBS picture over WHEP: \(seen)")
+        #expect((seen["video"] as? Int ?? 0) >= 30, "\(seen)")
+        #expect((seen["audio"] as? Int ?? 0) >= 50, "Opus made from the publish's AAC: \(seen)")
+        #expect(abs((seen["tone"] as? Double ?? 0) - 1000) < 50, "the 1 kHz tone, within 5 %: \(seen)")
+        _ = try await player.next()
+        #expect(try await ffmpeg.value.status == 0)
+        for (_, token) in stage.tokens {
+            #expect(!stage.served.lines.joined(separator: "\n").contains(token), "a token printed")
+        }
+        #expect(!stage.served.lines.joined(separator: "\n").contains(key), "the ingest key printed")
+    }
 }

@@ -140,8 +140,9 @@ import Testing
         #expect(deleted["deleted"] as? Int == 200, "the player's session outlived the replacement: \(deleted)")
     }
 
-    /// An RTMP publish (ffmpeg, no B-frames) plays over WHEP too: its H.264 packetized, not transcoded; one with
-    /// B-frames is refused (406), since WebRTC has no composition offsets and would play its frames out of order.
+    /// An RTMP publish (ffmpeg, no B-frames) plays over WHEP too: its H.264 packetized, not transcoded, its AAC made
+    /// Opus; one with B-frames is refused (406), since WebRTC has no composition offsets and would play its frames
+    /// out of order.
     @Test(.timeLimit(.minutes(2))) func aiortcPlaysAnFFmpegRTMPPublishOverWHEP() async throws {
         let directory = try TemporaryDirectory("serve-whep-rtmp")
         var served = try await ServeWHIPTests.serve(in: directory)
@@ -168,6 +169,11 @@ import Testing
         #expect((seen["first"] as? Double ?? 99) < 2.5, "a keyframe within ffmpeg's 2 s GOP at most: \(seen)")
         let rgb = (seen["rgb"] as? [Double]) ?? []
         #expect(rgb.count == 3 && rgb.contains { $0 > 40 }, "testsrc2's colours, not a blank picture: \(seen)")
+        print("RTMP publish over WHEP: \(seen)")
+        // Its AAC (the fixture's 1 kHz sine) comes as Opus, transcoded once for the publish.
+        #expect((seen["audio"] as? Int ?? 0) >= 50, "20 ms Opus frames for 2 s and more: \(seen)")
+        let tone = seen["tone"] as? Double ?? 0
+        #expect(abs(tone - 1000) < 50, "the fixture's 1 kHz tone, within 5 %: \(seen)")
         let deleted = try await player.next()
         #expect(deleted["deleted"] as? Int == 200, "\(deleted)")
         #expect(try await ffmpeg.value.status == 0)

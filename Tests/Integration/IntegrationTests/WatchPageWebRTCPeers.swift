@@ -4,9 +4,10 @@ enum WatchPageWebRTCPeers {
     static let script = #"""
         """The watch page over WebRTC against a real `stream serve --shows`: Ann's page goes live (WHIP, tile
         camera), Bob's page plays it over WHEP, Ann shares her screen (tile screen), a ?mode=hls page plays LL-HLS,
-        and with an OBS picture (RTMP, which WHEP does not play: 404) made main, a new page falls back to LL-HLS.
+        an OBS picture (our broadcaster over RTMP) made main plays over WHEP too (Bob follows it, a new page starts
+        on it), and a browser that may not use UDP (as behind a firewall) falls back to LL-HLS by itself.
         Prints one JSON object: the checks passed and the times measured."""
-        import asyncio, json, os, subprocess, sys, time
+        import asyncio, json, os, re, socket, subprocess, sys, time
         from playwright.async_api import async_playwright
         from liveclient import Client, mint
 
@@ -113,7 +114,8 @@ enum WatchPageWebRTCPeers {
                         " && document.querySelector('video').currentTime > 0", "?mode=hls plays LL-HLS",
                         timeout=15_000), 2)
 
-                    # (d) A real failure: the main picture published over RTMP, which WHEP does not play (404).
+                    # (e) The main picture published over RTMP (our broadcaster, as OBS would): its H.264 and its
+                    # sound (AAC made Opus) play over WHEP as well; Bob's session follows it.
                     ingest = await ann.request("ingest")
                     environment = dict(os.environ, XDG_CONFIG_HOME=f"{WORK}/config", XDG_DATA_HOME=f"{WORK}/data",
                                        HOME=f"{WORK}/home")
@@ -126,14 +128,47 @@ enum WatchPageWebRTCPeers {
                     await ann.wait(lambda c: any(e["event"] == "tiles" and "obs" in e["tiles"] for e in c.events),
                                    timeout=30, what="tile obs")
                     check((await ann.request("setMain", tile="obs"))["ok"], "the host makes OBS the main picture")
+                    start = await bob.evaluate("() => document.querySelector('video').currentTime")
+                    await until(bob, f"() => document.querySelector('video').currentTime > {start} + 1"
+                                " && window.streamWHEP.pc.connectionState === 'connected'"
+                                " && document.getElementById('mode').textContent.startsWith('WebRTC')",
+                                "Bob's session follows the OBS picture over WebRTC", timeout=15_000)
                     dan = await open_page(f"/watch/{SHOW}#token={mint(SECRET, 'dan', 'Dan')}")
                     await until(dan, "() => document.getElementById('state').textContent === 'Live'",
                                 "Dan's page joins", timeout=15_000)
-                    report["fallbackSeconds"] = round(await until(
-                        dan, "() => document.getElementById('mode').textContent.startsWith('LL-HLS')"
+                    report["obsWebRTCSeconds"] = round(await until(
+                        dan, "() => document.getElementById('mode').textContent.startsWith('WebRTC')"
                         " && document.querySelector('video').currentTime > 0",
-                        "WHEP refused: the page plays LL-HLS within 5 s and says so", timeout=5_000), 2)
-                    report["fallbackMode"] = await dan.locator("#mode").text_content()
+                        "a new page plays the OBS picture over WebRTC", timeout=15_000), 2)
+
+                    # (f) A viewer whose UDP path is dead (as behind a firewall): its WHEP answer is rewritten to
+                    # send it to a socket that drops every datagram. WebRTC cannot connect, and the page plays
+                    # LL-HLS within 5 s and says so.
+                    drop = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                    drop.bind(("127.0.0.1", 0))
+                    drop_port = drop.getsockname()[1]
+
+                    async def through_dead_path(route):
+                        response = await route.fetch()
+                        body = await response.text()
+                        if response.status == 201:
+                            body = re.sub(r"^(m=\w+ )\d+ ", rf"\g<1>{drop_port} ", body, flags=re.M)
+                            body = re.sub(r"^(a=candidate:\S+ \d+ \S+ \d+ \S+ )\d+", rf"\g<1>{drop_port}", body,
+                                          flags=re.M)
+                        await route.fulfill(response=response, body=body)
+
+                    eve = await (await browser.new_context(viewport={"width": 1280, "height": 720})).new_page()
+                    eve.on("pageerror", lambda error: errors.append(str(error)))
+                    await eve.route("**/whep", through_dead_path)
+                    await eve.goto(HTTP + f"/watch/{SHOW}#token={mint(SECRET, 'eve', 'Eve')}")
+                    await until(eve, "() => document.getElementById('state').textContent === 'Live'",
+                                "Eve's page joins", timeout=15_000)
+                    report["fallbackSeconds"] = round(await until(
+                        eve, "() => document.getElementById('mode').textContent.startsWith('LL-HLS')"
+                        " && document.querySelector('video').currentTime > 0",
+                        "with its UDP path dead the page plays LL-HLS within 5 s and says so", timeout=5_000), 2)
+                    report["fallbackMode"] = await eve.locator("#mode").text_content()
+                    drop.close()
 
                     # End the show from the page: the protocol's end, the sessions closed.
                     await host.locator("#end-show").click()

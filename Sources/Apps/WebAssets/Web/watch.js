@@ -599,7 +599,8 @@
   // WHEP did not connect (a picture not published over WHIP is 404, no WebRTC port, UDP blocked).
   let webrtcOff = plainMode || queryMode === 'hls' || typeof RTCPeerConnection !== 'function';
   let webrtcDrops = 0;
-  const WHEP_CONNECT_MS = 4000;
+  // Loopback connects in 0.3 s, a LAN or the internet within 1 to 2 s: past 3 s the path is taken to be blocked.
+  const WHEP_CONNECT_MS = 3000;
   const WHEP_MAX_DROPS = 2;
 
   /** The main picture's playlist, with this session's media token in its path; null before a welcome gave one. */
@@ -663,7 +664,7 @@
     player = started;
     window.streamWHEP = started;
     const deadline = setTimeout(() => {
-      if (player === started && !started.connected) fallBack('WebRTC did not connect within 4 s');
+      if (player === started && !started.connected) fallBack('WebRTC did not connect within ' + WHEP_CONNECT_MS / 1000 + ' s');
     }, WHEP_CONNECT_MS);
     started.addEventListener('statechange', (event) => {
       if (player !== started) return;
