@@ -21,8 +21,11 @@ struct DemoCommand: Command {
     let discussion = """
         No outside server is needed: 'stream serve' runs in-process on 127.0.0.1 (free ports) with a live show
         called demo, hosted by this broadcast. Open the printed watch page (http://127.0.0.1:PORT/watch/demo) in
-        a browser on this machine: the picture (LL-HLS, about a second behind), the viewer count, the chat and
-        reactions; anyone who opens it is a viewer, no token needed. When --duration is over the show ends (the
+        a browser on this machine: the picture (over WebRTC, a fraction of a second behind; LL-HLS, about a second
+        behind, if WebRTC cannot connect), the viewer count, the chat and reactions; anyone who opens it is a
+        viewer, no token needed. The host link printed beside it (the page with a development token for the host,
+        good for this run only) goes live from the browser: Go live publishes its camera and microphone over WHIP,
+        Share screen its screen, and the host picks the main picture. When --duration is over the show ends (the
         page says so) and the server stops. The saved settings are not used: the demo is 720p30 with the camera
         PiP on, unless the flags below say otherwise. The server records what it receives to --output DIR
         (default: the 'demo' folder of Stream's data directory, $XDG_DATA_HOME/stream or ~/.local/share/stream);
@@ -79,6 +82,8 @@ struct DemoCommand: Command {
         do {
             let key = try server.show.hostIngestKey()
             context.console.print("Watch it live (open in a browser on this machine): \(server.watchPage)")
+            context.console.print("Go live from the browser as the host (a development token, good for this run "
+                + "only): \(server.hostPage)")
             let settings = broadcastOptions.configuration.settings
             let options = RTMPClient.Options(socketSendBufferSize: RTMPSink.socketSendBufferSize(for: settings))
             status = try BroadcastRunner.run(

@@ -29,6 +29,9 @@ final class DemoShow: Sendable {
         """#
 
     let shows: ServeShows
+    /// An access token for the host's page in a browser (a session of its own beside the broadcast's): good for
+    /// this run only, as the secret it is signed with is drawn at start and never leaves the process.
+    let browserHostToken: String
     private let hostToken: String
     private let host = HostConnection()
     private let session = Locked<SessionID?>(nil)
@@ -49,8 +52,10 @@ final class DemoShow: Sendable {
                 onPictures: onPictures))
             shows = ServeShows(server: server, dataDirectory: dataDirectory, ingestURL: nil,
                                mediaTagKey: ServeShows.tagKey(of: secret))
-            hostToken = AccessToken(subject: "host", name: "Stream demo",
-                                    expiresAt: Int64(Date().timeIntervalSince1970) + 86_400).signed(with: secret)
+            let expiresAt = Int64(Date().timeIntervalSince1970) + 86_400
+            hostToken = AccessToken(subject: "host", name: "Stream demo", expiresAt: expiresAt).signed(with: secret)
+            browserHostToken = AccessToken(subject: "host", name: "Host (browser)", expiresAt: expiresAt)
+                .signed(with: secret)
         } catch {
             throw CLIError.failure("cannot set up the demo show: \(error)")
         }

@@ -43,6 +43,15 @@ enum ServeWebRTC {
             throw CLIError.usage("--\(listen.name) \(host) listens on every interface: give the address clients "
                 + "reach with --\(publicIP.name) IP")
         }
+        return configuration(listenHost: host, listenPort: port, candidateHost: candidate, hls: hls, owners: owners,
+                             shows: shows, console: console)
+    }
+
+    /// The configuration for a port at `listenHost`:`listenPort` whose WHIP publishes go to `hls` (plain ones, and
+    /// a show's pictures through `shows`), told to `owners`.
+    static func configuration(listenHost: String, listenPort: Int, candidateHost: String?, hls: ServeHLS?,
+                              owners: ServeKeyOwners, shows: ServeWHIPShows?,
+                              console: Console) -> WebRTCServer.Configuration {
         var onMedia: (@Sendable (WHIPMediaEvent) -> Void)?
         if let hls {
             onMedia = { event in
@@ -61,7 +70,7 @@ enum ServeWebRTC {
                 }
             }
         }
-        return WebRTCServer.Configuration(listenHost: host, listenPort: port, candidateHost: candidate,
+        return WebRTCServer.Configuration(listenHost: listenHost, listenPort: listenPort, candidateHost: candidateHost,
                                           onEvent: { event in console.print(ServeCommand.timestamp() + " \(event)") },
                                           onMedia: onMedia)
     }

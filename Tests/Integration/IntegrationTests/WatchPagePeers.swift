@@ -245,17 +245,19 @@ enum WatchPagePeers {
 
     /// `stream demo`'s watch page as a visitor sees it: the picture plays, a message, the count, and the end.
     static let demo = #"""
-        """`stream demo`'s watch page in Chromium: a visitor (no token) sees the test broadcast play, writes in the
-        chat, is counted, and sees the show end when the demo's time is up. Prints one JSON object."""
+        """`stream demo`'s watch page in Chromium: a visitor (no token) sees the test broadcast play over WebRTC,
+        writes in the chat, is counted; the host link goes live from a fake camera; the visitor sees the show end
+        when the demo's time is up. Prints one JSON object."""
         import asyncio, json, sys
         from playwright.async_api import async_playwright
 
 
-        async def main(url):
+        async def main(url, host_url):
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(
                     executable_path="/usr/bin/chromium",
-                    args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required"])
+                    args=["--no-sandbox", "--autoplay-policy=no-user-gesture-required",
+                          "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"])
                 page = await browser.new_page()
                 errors = []
                 page.on("pageerror", lambda error: errors.append(str(error)))
@@ -263,6 +265,17 @@ enum WatchPagePeers {
                 await page.wait_for_function("() => document.getElementById('state').textContent === 'Live'",
                                              timeout=30_000)
                 await page.wait_for_function("() => document.querySelector('video').currentTime > 2", timeout=30_000)
+                await page.wait_for_function("() => document.getElementById('mode').textContent !== ''")
+                mode = await page.locator("#mode").text_content()
+                # The host link: the page with the host's development token goes live from the (fake) camera.
+                host = await (await browser.new_context()).new_page()
+                host.on("pageerror", lambda error: errors.append(str(error)))
+                await host.goto(host_url)
+                await host.locator("#publish").wait_for(state="visible", timeout=15_000)
+                await host.locator("#publish").click()
+                await host.wait_for_function("() => document.getElementById('publish-status').textContent"
+                                             ".includes('Camera: live')", timeout=15_000)
+                host_status = await host.locator("#publish-status").text_content()
                 await page.locator("#text").fill("hello demo")
                 await page.locator("#text").press("Enter")
                 await page.locator("#messages .message", has_text="hello demo").wait_for()
@@ -292,9 +305,9 @@ enum WatchPagePeers {
                 ended = await page.locator("#curtain-text").text_content()
                 await browser.close()
             print(json.dumps({"count": count, "you": you, "ended": ended, "errors": errors, "mine": mine,
-                              "sameVisitor": same}))
+                              "sameVisitor": same, "mode": mode, "hostStatus": host_status}))
 
 
-        asyncio.run(main(sys.argv[1]))
+        asyncio.run(main(sys.argv[1], sys.argv[2]))
         """#
 }

@@ -73,8 +73,9 @@ import Testing
         }
     }
 
-    /// `stream demo` as the README runs it: its printed watch page plays the test broadcast to a visitor, who can
-    /// chat and is counted, and says "ended" when the demo's time is up; the recording is kept as before.
+    /// `stream demo` as the README runs it: its printed watch page plays the test broadcast to a visitor over
+    /// WebRTC, who can chat and is counted; its host link goes live from the browser's camera; the page says "ended"
+    /// when the demo's time is up; the recording is kept as before.
     @Test func theDemoServesItsShowsWatchPageUntilTheShowEnds() throws {
         let home = try TemporaryDirectory("watch-demo")
         let demo = try BackgroundProcess(try StreamExecutable.url().path, [
@@ -83,14 +84,18 @@ import Testing
            errorLog: home.file("demo.err"))
         defer { demo.stop() }
         var page: String?
-        for _ in 0..<8 where page == nil {
+        var hostPage: String?
+        for _ in 0..<10 where page == nil || hostPage == nil {
             let line = try demo.readLine(timeout: 30)
             if line.hasPrefix("Watch it live") { page = line.split(separator: " ").last.map(String.init) }
+            if line.hasPrefix("Go live from the browser") { hostPage = line.split(separator: " ").last.map(String.init) }
         }
         let url = try #require(page, "no watch page printed")
         #expect(url.hasPrefix("http://127.0.0.1:") && url.hasSuffix("/watch/demo"))
+        let host = try #require(hostPage, "no host link printed")
+        #expect(host.hasPrefix(url + "#token="), "the host link is the watch page with a token in its fragment")
         try WatchPagePeers.demo.write(toFile: home.file("demo_page.py"), atomically: true, encoding: .utf8)
-        let result = try Subprocess.run("python3", [home.file("demo_page.py"), url], timeout: 120)
+        let result = try Subprocess.run("python3", [home.file("demo_page.py"), url, host], timeout: 120)
         #expect(result.status == 0, "\(result.stderr.suffix(3000))")
         let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         let report = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -99,6 +104,9 @@ import Testing
         #expect(report?["ended"] as? String == "The show has ended.", "\(line)")
         #expect(report?["mine"] as? Int == 2 && report?["sameVisitor"] as? Bool == true,
                 "after a reload the visitor is the same one: \(line)")
+        #expect((report?["mode"] as? String)?.hasPrefix("WebRTC") == true, "the visitor plays over WebRTC: \(line)")
+        #expect((report?["hostStatus"] as? String)?.contains("Camera: live") == true,
+                "the host link goes live from the browser: \(line)")
         #expect((report?["errors"] as? [String])?.isEmpty == true, "\(line)")
         #expect(demo.waitForExit(timeout: 30) == 0)
         var recording: String?
