@@ -32,9 +32,15 @@ final class ServeWHIPShows: Sendable {
         }
     }
 
-    /// Decides a publish; an admitted one gets a fresh media tag that LL-HLS maps to the show's picture.
+    /// Decides a publish; an admitted one gets a fresh media tag that LL-HLS maps to the show's picture. A picture
+    /// already published over WHIP is taken over: the host's page publishes again when its path is lost, and the old
+    /// session, which may take 30 s to lose its consent, is closed now (as a WHIP publish with a plain key replaces
+    /// the last). A picture published over RTMP stays refused (409).
     func admit(stream: String, tile: String?, bearer: String?) async -> WHIPShowRoutes.Admission {
-        switch await shows.authorizeWHIP(stream: stream, tile: tile, bearer: bearer) {
+        let previous = tile.flatMap(TileKind.init(rawValue:)).flatMap { picture in
+            admitted.withLock { $0.connectedSession(show: stream, tile: picture) }
+        }
+        switch await shows.authorizeWHIP(stream: stream, tile: tile, bearer: bearer, replacing: previous != nil) {
         case .failure(let refusal):
             return .refuse(status: refusal.status, reason: refusal.reason)
         case .success(let ticket):
@@ -44,7 +50,8 @@ final class ServeWHIPShows: Sendable {
                 return String(byte >> 4, radix: 16) + String(byte & 15, radix: 16)
             }.joined()
             let now = ContinuousClock.now - origin
-            let room = admitted.withLock { $0.admit(tag, ticket: ticket, now: now) }
+            // The session it replaces is closed once this one connects (``started(streamTag:)``).
+            let room = admitted.withLock { $0.admit(tag, ticket: ticket, now: now, replacing: previous?.session) }
             guard room else { return .refuse(status: 503, reason: "too many WHIP sessions: try again later") }
             hls.expectShowPublish(app: stream, keyTag: tag, show: ticket.show, tile: ticket.tile)
             return .admit(streamTag: tag)
@@ -60,8 +67,16 @@ final class ServeWHIPShows: Sendable {
     /// - Returns: whether the session was a show's picture.
     @discardableResult
     func started(streamTag: String) -> Bool {
-        guard let ticket = admitted.withLock({ $0.started(streamTag) }) else { return false }
+        guard let (ticket, replacing) = admitted.withLock({ $0.started(streamTag) }) else { return false }
         shows.publishStarted(ticket)
+        // The session it replaces ends now that this one is live, not before: the picture never goes off the air
+        // in between, and an offer that never connects leaves the old session be.
+        if let replacing, let server = server.withLock({ $0 }) {
+            Task {
+                _ = await server.handOver(session: replacing, app: ticket.show, to: streamTag,
+                                          reason: "replaced by a new WHIP session of the same picture")
+            }
+        }
         return true
     }
 

@@ -18,6 +18,8 @@ struct WHIPShowSessions {
         var session: String?
         var admittedAt: Duration
         var started = false
+        /// The session of the same picture this one takes over once it connects.
+        var replacing: String?
     }
 
     private var entries: [String: Entry] = [:]
@@ -27,12 +29,13 @@ struct WHIPShowSessions {
 
     /// Admits a session under `tag`; a full table first drops the admissions that never connected in time.
     /// - Returns: false when the table is full (answer 503).
-    mutating func admit(_ tag: String, ticket: IngestDirectory.Ticket, now: Duration) -> Bool {
+    /// - Parameter replacing: the session of the same picture it takes over (ended once this one connects).
+    mutating func admit(_ tag: String, ticket: IngestDirectory.Ticket, now: Duration, replacing: String? = nil) -> Bool {
         if entries.count >= Self.maximum {
             entries = entries.filter { $0.value.started || now - $0.value.admittedAt < Self.pendingLifetime }
         }
         guard entries.count < Self.maximum else { return false }
-        entries[tag] = Entry(ticket: ticket, session: nil, admittedAt: now)
+        entries[tag] = Entry(ticket: ticket, session: nil, admittedAt: now, replacing: replacing)
         return true
     }
 
@@ -46,10 +49,15 @@ struct WHIPShowSessions {
         entries[tag] = nil
     }
 
-    /// The session connected: its ticket, to put the picture live (nil: not a show's session).
-    mutating func started(_ tag: String) -> IngestDirectory.Ticket? {
-        entries[tag]?.started = true
-        return entries[tag]?.ticket
+    /// The session connected: its ticket, to put the picture live, and the session it replaces, to end now (nil:
+    /// not a show's session).
+    mutating func started(_ tag: String) -> (ticket: IngestDirectory.Ticket, replacing: String?)? {
+        guard var entry = entries[tag] else { return nil }
+        entry.started = true
+        let replacing = entry.replacing
+        entry.replacing = nil
+        entries[tag] = entry
+        return (entry.ticket, replacing)
     }
 
     /// The session ended: its ticket, to stop the picture (nil: not a show's session).
@@ -60,6 +68,15 @@ struct WHIPShowSessions {
     /// The media tag of the connected session publishing the show's `tile` (its WHEP players' source); nil: none.
     func connectedTag(show: String, tile: TileKind) -> String? {
         entries.first { $0.value.started && $0.value.ticket.show == show && $0.value.ticket.tile == tile }?.key
+    }
+
+    /// The connected session publishing the show's `tile`: its media tag and session id (the one a new WHIP publish
+    /// of that picture replaces); nil: none, or its offer's answer not yet recorded.
+    func connectedSession(show: String, tile: TileKind) -> (tag: String, session: String)? {
+        guard let (tag, entry) = entries.first(where: { $0.value.started && $0.value.ticket.show == show
+                                                   && $0.value.ticket.tile == tile }),
+              let session = entry.session else { return nil }
+        return (tag, session)
     }
 
     /// The ids of the show's sessions whose offers were answered.

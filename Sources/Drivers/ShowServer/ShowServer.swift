@@ -278,9 +278,12 @@ public final class ShowServer: Sendable {
     /// Decides a WHIP publish to a show (`POST /v1/streams/{name}/whip`): the bearer is the host's access token or
     /// a `goLive` grant (``ShowWHIPAdmission``). The show is loaded first, so that its generation is known. An
     /// allowed publish goes live with ``publishStarted(_:)`` and ends with ``publishStopped(_:)``, as an RTMP one.
+    /// - Parameter replacing: whether the picture's publisher now is a WHIP session the caller will close for this
+    ///   one (a host's page publishing again after its path was lost): then a busy picture is no refusal.
     /// - Returns: the ticket, or the refusal (its status is the HTTP one; 503 when the show cannot be loaded).
-    public func authorizeWHIP(stream: String, tile: String?,
-                              bearer: String?) async -> Result<IngestDirectory.Ticket, ShowWHIPAdmission.Refusal> {
+    public func authorizeWHIP(stream: String, tile: String?, bearer: String?,
+                              replacing: Bool = false) async -> Result<IngestDirectory.Ticket,
+                                                                       ShowWHIPAdmission.Refusal> {
         let request: ShowWHIPAdmission.Request
         switch ShowWHIPAdmission.check(stream: stream, tile: tile, bearer: bearer, now: WallClock.milliseconds(),
                                        catalog: catalog.withLock { $0 }, secret: configuration.secret,
@@ -298,7 +301,7 @@ public final class ShowServer: Sendable {
         guard loaded else { return .failure(unavailable) }
         return directory.withLock { directory in
             ShowWHIPAdmission.admit(request, entry: directory.entry(stream),
-                                    publishing: directory.isPublishing(show: stream, tile: request.tile))
+                                    publishing: !replacing && directory.isPublishing(show: stream, tile: request.tile))
         }
     }
 

@@ -247,6 +247,29 @@ final class ServerPort {
         return true
     }
 
+    /// Ends the WHIP session `id` of `app` whose picture a newer session (media tag `streamTag`) now publishes:
+    /// its WHEP players move to that session's stream first, waiting for its first keyframe, so they stay (a show's
+    /// picture published again from the host's page after its path was lost). False when there is no such session.
+    func handOver(id: String, app: String, to streamTag: String, reason: String) -> Bool {
+        guard let serial = serialByID[id], let peer = sessions[serial], peer.counters.app == app,
+              !peer.counters.playback, let oldTag = peer.streamTag else { return false }
+        let old = app + "/" + oldTag
+        let new = app + "/" + streamTag
+        if old != new, let forward = forwarding[old], forward.publisher == serial, !forward.subscribers.isEmpty {
+            let target = forwarding[new] ?? ForwardedStream(publisher: serialByStream[new])
+            forwarding[new] = target
+            for subscriber in forward.subscribers {
+                guard let subscription = sessions[subscriber]?.subscription else { continue }
+                subscription.stream = new
+                subscription.waitingForKeyframe = true
+                target.subscribers.append(subscriber)
+            }
+            forward.subscribers.removeAll()
+        }
+        end(peer, reason: reason, notify: true)
+        return true
+    }
+
     /// Ends the session a DELETE names; false when there is none (it ended, or the id is wrong, or names a session
     /// of the other kind).
     func close(id: String, app: String, playback: Bool = false,

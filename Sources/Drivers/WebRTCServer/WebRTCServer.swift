@@ -179,6 +179,15 @@ public final class WebRTCServer: Sendable {
             ?? false
     }
 
+    /// Ends the WHIP session `id` of `app` that a newer session, with media tag `streamTag`, replaces: its WHEP
+    /// players move to the newer one (they go on at its first keyframe) instead of ending with it.
+    /// - Returns: false when no WHIP session of `app` has that id.
+    public func handOver(session id: String, app: String, to streamTag: String, reason: String) async -> Bool {
+        let state = self.state
+        return (try? await loop.submit { state.value.handOver(id: id, app: app, to: streamTag, reason: reason) })
+            ?? false
+    }
+
     /// The counters.
     public func statistics() async -> WebRTCServerStatistics {
         let state = self.state

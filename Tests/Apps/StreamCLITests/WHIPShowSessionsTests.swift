@@ -22,7 +22,7 @@ struct WHIPShowSessionsTests {
         // b's offer is not answered yet: the show's end has nothing of it to close.
         #expect(table.sessions(of: "show:mugs") == ["id-a"])
         let started = table.started("a")
-        #expect(started?.tile == .camera)
+        #expect(started?.ticket.tile == .camera && started?.replacing == nil)
         let plain = table.started("plain-publish-tag")
         #expect(plain == nil)
         let stopped = table.stopped("a")
@@ -53,5 +53,22 @@ struct WHIPShowSessionsTests {
         #expect(table.count == 2)
         let stopped = table.stopped("pending-0")
         #expect(stopped != nil)
+    }
+
+    /// A new session of a picture published over WHIP names the one it replaces, which is ended when the new one
+    /// connects (said once), and shows in connectedSession until then.
+    @Test func aReplacementNamesTheSessionItEndsWhenItConnects() throws {
+        var table = WHIPShowSessions()
+        _ = table.admit("old", ticket: try Self.ticket("show:mugs"), now: .zero)
+        table.created("old", session: "id-old")
+        _ = table.started("old")
+        let previous = table.connectedSession(show: "show:mugs", tile: .camera)
+        #expect(previous?.tag == "old" && previous?.session == "id-old")
+        #expect(table.connectedSession(show: "show:mugs", tile: .screen) == nil)
+        _ = table.admit("new", ticket: try Self.ticket("show:mugs"), now: .seconds(1), replacing: previous?.session)
+        table.created("new", session: "id-new")
+        let started = table.started("new")
+        #expect(started?.replacing == "id-old")
+        #expect(table.started("new")?.replacing == nil, "the replacement is said once")
     }
 }

@@ -206,7 +206,8 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func aiortcMakesTheHostsCameraLiveAndDeleteEndsIt() async throws {
+    @Test(.timeLimit(.minutes(2))) func aiortcMakesTheHostsCameraLiveANewSessionTakesItOverAndDeleteEndsIt()
+        async throws {
         var stage = try await Stage.start("serve-show-whip", mode: "delete")
         defer { stage.process.stop(); stage.watcher.stop() }
 
@@ -228,16 +229,33 @@ import Testing
         let (aiortc, location) = try await stage.publishCamera()
         defer { aiortc.stop() }
 
-        // A second publish of the busy camera is refused; DELETE ends the camera and the show follows.
-        let busy = try await stage.post(stage.endpoint + "?tile=camera", token: stage.ann)
-        #expect(busy.hasPrefix("HTTP/1.1 409"), "\(busy)")
-        let deleted = try await ServeWHIPTests.curl(["-X", "DELETE", "http://\(stage.base)\(location)"])
+        // A new WHIP session of the camera takes it over (the host's page publishing again after its path was
+        // lost), but only once it connects: a bad offer leaves the live camera alone.
+        let bad = try await stage.post(stage.endpoint + "?tile=camera", token: stage.ann)
+        #expect(bad.hasPrefix("HTTP/1.1 406"), "an offer with no codec we take: \(bad)")
+        let second = try AiortcPublisher(whipURL: stage.endpoint + "?tile=camera", key: stage.ann)
+        defer { second.stop() }
+        let posted = try await second.next()
+        #expect(posted["status"] as? Int == 201, "\(posted)\n\(second.log.suffix(2000))")
+        let newLocation = try #require(posted["location"] as? String, "\(posted)")
+        #expect(try await second.next()["state"] as? String == "connected", "\(second.log.suffix(2000))")
+        let replaced = try await stage.served.waitFor("replaced by a new WHIP session of the same picture")
+        #expect(replaced.contains("ended"), "\(replaced)")
+        let first = try await aiortc.next()
+        #expect(first["state"] as? String != "connected", "the first session was closed: \(first)")
+        let gone = try await ServeWHIPTests.curl(["-X", "DELETE", "http://\(stage.base)\(location)"])
+        #expect(gone.hasPrefix("HTTP/1.1 404"), "the replaced session is gone: \(gone)")
+
+        // DELETE ends the camera and the show follows (the takeover never took it off the air: this is the first
+        // time the watcher sees no picture).
+        let deleted = try await ServeWHIPTests.curl(["-X", "DELETE", "http://\(stage.base)\(newLocation)"])
         #expect(deleted.hasPrefix("HTTP/1.1 200"), "\(deleted)")
         let ended = try await stage.next()
         #expect((ended["tiles"] as? [String])?.isEmpty == true && ended["ended"] as? String != "live", "\(ended)")
-        let again = try await ServeWHIPTests.curl(["-X", "DELETE", "http://\(stage.base)\(location)"])
+        let again = try await ServeWHIPTests.curl(["-X", "DELETE", "http://\(stage.base)\(newLocation)"])
         #expect(again.hasPrefix("HTTP/1.1 404"), "\(again)")
-        stage.stopAndCheckTheLog([String(location.split(separator: "/").last ?? "")])
+        stage.stopAndCheckTheLog([String(location.split(separator: "/").last ?? ""),
+                                  String(newLocation.split(separator: "/").last ?? "")])
     }
 
     /// The host ends the show: its WHIP camera is closed, as its RTMP publishers are cut, and the show is `ended`.

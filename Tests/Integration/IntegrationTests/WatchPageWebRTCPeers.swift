@@ -37,6 +37,24 @@ enum WatchPageWebRTCPeers {
             return time.monotonic() - started
 
 
+        class Relay(asyncio.DatagramProtocol):
+            """The host's camera path for its first WHIP session: a UDP relay between the page and the server's port,
+            which the test cuts (it then drops everything both ways)."""
+            def __init__(self, server_port):
+                self.server_port, self.page, self.cut, self.back = server_port, None, False, None
+            def datagram_received(self, data, addr):
+                if self.cut:
+                    return
+                if addr[1] == self.server_port:
+                    if self.page:
+                        self.transport.sendto(data, self.page)
+                else:
+                    self.page = addr
+                    self.transport.sendto(data, ("127.0.0.1", self.server_port))
+            def connection_made(self, transport):
+                self.transport = transport
+
+
         async def main():
             ann = await Client("ws" + HTTP[4:], SHOW, mint(SECRET, "ann", "Ann"), label="ann").open()
             check((await ann.join())["ok"], "the host's protocol client joins")
@@ -56,8 +74,29 @@ enum WatchPageWebRTCPeers {
                     return page
 
                 try:
-                    # (a) Ann's page goes live with the fake camera: the show is live with tile camera.
-                    host = await open_page(f"/watch/{SHOW}#token={mint(SECRET, 'ann', 'Ann')}")
+                    # (a) Ann's page goes live with the fake camera: the show is live with tile camera. Its first
+                    # camera session goes through a relay the test can cut.
+                    relays = []
+
+                    async def through_relay(route):
+                        response = await route.fetch()
+                        body = await response.text()
+                        if response.status == 201 and not relays:
+                            port = int(re.search(r"^m=\w+ (\d+) ", body, re.M).group(1))
+                            _, relay = await asyncio.get_running_loop().create_datagram_endpoint(
+                                lambda: Relay(port), local_addr=("127.0.0.1", 0))
+                            relays.append(relay)
+                            relay_port = relay.transport.get_extra_info("sockname")[1]
+                            body = re.sub(r"^(m=\w+ )\d+ ", rf"\g<1>{relay_port} ", body, flags=re.M)
+                            body = re.sub(r"^(a=candidate:\S+ \d+ \S+ \d+ \S+ )\d+", rf"\g<1>{relay_port}", body,
+                                          flags=re.M)
+                        await route.fulfill(response=response, body=body)
+
+                    host_context = await browser.new_context(viewport={"width": 1280, "height": 720})
+                    host = await host_context.new_page()
+                    host.on("pageerror", lambda error: errors.append(str(error)))
+                    await host.route("**/whip?tile=camera", through_relay)
+                    await host.goto(HTTP + f"/watch/{SHOW}#token={mint(SECRET, 'ann', 'Ann')}")
                     await host.locator("#publish").wait_for(state="visible", timeout=15_000)
                     started = time.monotonic()
                     await host.locator("#publish").click()
@@ -106,6 +145,23 @@ enum WatchPageWebRTCPeers {
                     await until(bob, f"() => document.querySelector('video').currentTime > {start} + 1"
                                 " && window.streamWHEP.pc.connectionState === 'connected'",
                                 "Bob's session follows the main picture and plays on")
+
+                    # (c') The camera's path is cut: the page notices, publishes the camera again in a new WHIP
+                    # session (which takes the picture over), and Bob's session goes on with it.
+                    check(len(relays) == 1, "the first camera session went through the relay")
+                    cut = time.monotonic()
+                    relays[0].cut = True
+                    await until(host, "() => document.getElementById('publish-status').textContent"
+                                ".includes('Camera: reconnecting')", "the host's page says the camera is reconnecting",
+                                timeout=30_000)
+                    await until(host, "() => document.getElementById('publish-status').textContent"
+                                ".includes('Camera: live')", "and live again, by itself", timeout=30_000)
+                    report["republishSeconds"] = round(time.monotonic() - cut, 1)
+                    check(not any(e["event"] == "state" and e["state"] == "idle" for e in ann.events),
+                          "the show never went off the air")
+                    start = await bob.evaluate("() => document.querySelector('video').currentTime")
+                    await until(bob, f"() => document.querySelector('video').currentTime > {start} + 1",
+                                "Bob's video plays on after the host's reconnect", timeout=15_000)
 
                     # (d) ?mode=hls plays LL-HLS and says so.
                     hls = await open_page(f"/watch/{SHOW}?mode=hls#token={mint(SECRET, 'cid', 'Cid')}")

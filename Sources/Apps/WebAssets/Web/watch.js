@@ -88,6 +88,16 @@
    * The main picture over WHEP, receive-only video and audio. Events: `statechange` with `connected` or `error`
    * (then `failure` says why). The page's player face: stop, setURL, pause, goLive, behind.
    */
+  // A connection that went `disconnected` (its consent checks unanswered: the path is gone, or blinked) and is not
+  // back within this long counts as lost: the session is ended and made again. Browsers wait far longer for
+  // `failed` (Chrome about 30 s), while the picture is already frozen.
+  const CONNECTION_GRACE_MS = 2500;
+
+  /** Runs `lost` once `pc` has stayed disconnected for the grace; the returned timer is cleared on any change. */
+  function whenStillLost(pc, lost) {
+    return setTimeout(() => { if (pc.connectionState !== 'connected') lost(); }, CONNECTION_GRACE_MS);
+  }
+
   class StreamWHEPPlayer extends EventTarget {
     constructor(video, url, bearer) {
       super();
@@ -116,11 +126,14 @@
       });
       pc.addEventListener('connectionstatechange', () => {
         if (this.stopped) return;
+        clearTimeout(this.lostTimer);
         if (pc.connectionState === 'connected') {
           this.connected = this.wasConnected = true;
           this.emit('connected');
         } else if (pc.connectionState === 'failed' || pc.connectionState === 'closed') {
           this.fail('the WebRTC connection ' + pc.connectionState);
+        } else if (pc.connectionState === 'disconnected') {
+          this.lostTimer = whenStillLost(pc, () => this.fail('the WebRTC connection was lost'));
         }
       });
       try {
@@ -166,6 +179,7 @@
     stop() {
       if (this.stopped) return;
       this.stopped = true;
+      clearTimeout(this.lostTimer);
       hangUp(this.location, this.bearer());
       this.location = null;
       if (this.pc) this.pc.close();
@@ -203,9 +217,12 @@
       }
       pc.addEventListener('connectionstatechange', () => {
         if (this.stopped) return;
+        clearTimeout(this.lostTimer);
         if (pc.connectionState === 'connected') this.emit('connected');
         else if (pc.connectionState === 'failed' || pc.connectionState === 'closed') {
           this.fail('the connection ' + pc.connectionState);
+        } else if (pc.connectionState === 'disconnected') {
+          this.lostTimer = whenStillLost(pc, () => this.fail('the connection was lost'));
         }
       });
       try {
@@ -238,6 +255,7 @@
     stop() {
       if (this.stopped) return;
       this.stopped = true;
+      clearTimeout(this.lostTimer);
       hangUp(this.location, this.bearer);
       this.location = null;
       if (this.pc) this.pc.close();
@@ -874,7 +892,8 @@
     say('screen', 'asking which screen to share…');
     let stream;
     try {
-      stream = await navigator.mediaDevices.getDisplayMedia({ video: { frameRate: { ideal: 15 } }, audio: false });
+      // The tab's or the system's sound where the browser offers it (Chrome's "Share audio"): the tile's sound.
+      stream = await navigator.mediaDevices.getDisplayMedia({ video: { frameRate: { ideal: 15 } }, audio: true });
     } catch (error) {
       say('screen', 'not shared: ' + (error.message || error.name));
       return;
