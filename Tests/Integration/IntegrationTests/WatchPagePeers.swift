@@ -75,7 +75,7 @@ enum WatchPagePeers {
                         context = await browser.new_context(viewport={"width": 1280, "height": 720})
                         page = await context.new_page()
                         page.on("pageerror", lambda error: errors.append(str(error)))
-                        query = "?mode=plain" if MODE == "plain" else ""
+                        query = {"plain": "?mode=plain", "low-latency": "?mode=hls"}.get(MODE, "")
                         await page.goto(f"{HTTP}/watch/{SHOW}{query}#token={mint(SECRET, user, name)}")
                         check("#token" not in page.url, f"{name}'s token leaves the address bar")
                         if user == "bob":
@@ -96,7 +96,7 @@ enum WatchPagePeers {
                     check(after - before > LATENCY_SECONDS * 0.7,
                           f"the video's time advances ({before:.2f} -> {after:.2f})")
                     check(await bob.locator("#curtain").is_hidden(), "nothing covers the picture while it plays")
-                    await bob.locator("video").screenshot(path=f"{WORK}/video.png")
+                    await bob.locator("#video").screenshot(path=f"{WORK}/video.png")
                     pixel = rgb_pixels(f"{WORK}/video.png", 320, 180)
                     bars = [(191, 191, 191), (191, 191, 0), (0, 191, 191), (0, 191, 0), (191, 0, 191), (191, 0, 0),
                             (0, 0, 191), (0, 0, 0)]
@@ -215,7 +215,7 @@ enum WatchPagePeers {
                     phone.on("pageerror", lambda error: errors.append(str(error)))
                     await phone.goto(f"{HTTP}/watch/{SHOW}#token={mint(SECRET, 'pat', 'Pat')}")
                     await phone.wait_for_function("() => document.getElementById('state').textContent === 'Live'")
-                    video = await phone.locator("video").bounding_box()
+                    video = await phone.locator("#video").bounding_box()
                     for control in ("#pause", "#sound", "#volume", "#fullscreen"):
                         box = await phone.locator(control).bounding_box()
                         covers = (box["x"] < video["x"] + video["width"] and video["x"] < box["x"] + box["width"]

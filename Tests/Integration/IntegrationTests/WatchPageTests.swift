@@ -4,8 +4,9 @@ import TestSupport
 import Testing
 
 /// The watch page (`/watch/NAME`) of a real `stream serve --shows`, in Debian's Chromium driven by Playwright: the
-/// picture of `stream broadcast --source test` plays through Stream's LL-HLS player, two browser contexts chat,
-/// react and count each other, a mod's ban ends the banned page, and the host's end shows "Ended".
+/// picture of `stream broadcast --source test` (over RTMP) plays over WebRTC and, in the second run, through Stream's
+/// LL-HLS player; two browser contexts chat, react and count each other, a mod's ban ends the banned page, and the
+/// host's end shows "Ended".
 ///
 /// The latency of every frame the page presents (its clock minus the time code burnt into the test pattern) is
 /// printed, not asserted (figures belong to benchmarks). `STREAM_WATCH_MODE=plain` plays the playlist as a player
@@ -49,11 +50,13 @@ import Testing
         #expect(try get("/assets/nothing.js").status == 404)
     }
 
-    @Test func aLiveShowPlaysChatsReactsCountsBansAndEnds() throws {
+    /// Once as the page plays by default (WebRTC), once over LL-HLS (`?mode=hls`): the latency printed for each.
+    @Test(arguments: ["webrtc", "low-latency"])
+    func aLiveShowPlaysChatsReactsCountsBansAndEnds(defaultMode: String) throws {
         let served = try LiveShowServeTests.Served()
         try WatchPagePeers.script.write(toFile: served.work.file("watch_page.py"), atomically: true, encoding: .utf8)
         let environment = ProcessInfo.processInfo.environment
-        let mode = environment["STREAM_WATCH_MODE"] ?? "low-latency"
+        let mode = environment["STREAM_WATCH_MODE"] ?? defaultMode
         let screenshot = served.work.file("watch.png")
         let geometry = String(decoding: try JSONEncoder().encode(Self.geometry()), as: UTF8.self)
         let result = try Subprocess.run("python3", [

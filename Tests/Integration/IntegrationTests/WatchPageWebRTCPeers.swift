@@ -146,6 +146,22 @@ enum WatchPageWebRTCPeers {
                                 " && window.streamWHEP.pc.connectionState === 'connected'",
                                 "Bob's session follows the main picture and plays on")
 
+                    # (c) Bob also opens the screen beside the main picture (the camera), then instead of it.
+                    await bob.locator("#tile-choice button[data-tile='screen']").click()
+                    await until(bob, "() => window.streamTileWHEP && window.streamTileWHEP.pc"
+                                " && window.streamTileWHEP.pc.connectionState === 'connected'"
+                                " && document.getElementById('tile-video').currentTime > 1",
+                                "Bob plays the screen beside the main picture over WebRTC", timeout=15_000)
+                    check(await bob.locator("#tile-label").text_content() == "Screen", "the small picture says Screen")
+                    await bob.locator("#tile-swap").click()
+                    check(await bob.evaluate("() => document.querySelector('.stage-column')"
+                                             ".classList.contains('tile-instead')"), "Show instead swaps the pictures")
+                    start = await bob.evaluate("() => document.querySelector('#video').currentTime")
+                    await until(bob, f"() => document.querySelector('#video').currentTime > {start} + 0.5",
+                                "the main picture plays on, small")
+                    await bob.locator("#tile-close").click()
+                    check(await bob.locator("#tile-view").is_hidden(), "Close ends the second picture")
+
                     # (c') The camera's path is cut: the page notices, publishes the camera again in a new WHIP
                     # session (which takes the picture over), and Bob's session goes on with it.
                     check(len(relays) == 1, "the first camera session went through the relay")

@@ -19,7 +19,8 @@
     volume: $('volume'), description: $('description'), mode: $('mode'),
     broadcast: $('broadcast'), publish: $('publish'), camera: $('camera'),
     microphone: $('microphone'), shareScreen: $('share-screen'), mainChoice: $('main-choice'),
-    publishStatus: $('publish-status'),
+    publishStatus: $('publish-status'), tileChoice: $('tile-choice'), tileView: $('tile-view'),
+    tileVideo: $('tile-video'), tileLabel: $('tile-label'), tileSwap: $('tile-swap'), tileClose: $('tile-close'),
     visitorLine: $('visitor-line'), visitorShown: $('visitor-shown'), visitorRename: $('visitor-rename'),
     visitorForm: $('visitor-form'), visitorName: $('visitor-name'), visitorCancel: $('visitor-cancel'),
   };
@@ -148,6 +149,7 @@
         this.location = answer.location && new URL(answer.location, location.href).href;
         await pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
       } catch (error) {
+        this.status = error.status || 0;  // an HTTP refusal, not a lost path
         this.fail('WHEP: ' + (error.message || String(error)));
       }
     }
@@ -484,6 +486,7 @@
     model.seq = chat.seq;
     for (const message of chat.messages) addMessage(message);
     renderAbout(show);
+    renderTileChoice();
     renderReactionButtons();
     renderYou();
     renderPinned();
@@ -497,11 +500,15 @@
   function onEvent(event) {
     switch (event.event) {
       case 'state': setState(event.state); break;
-      case 'tiles':
+      case 'tiles': {
+        const moved = model.main !== event.main;
         model.main = event.main;
         model.tiles = event.tiles || [];
         renderBroadcast();
+        renderTileChoice();
+        if (moved) mainChanged();
         break;
+      }
       case 'media':
         model.media = event.media;
         model.main = event.main;
@@ -580,6 +587,7 @@
     // Once the show has ended nobody watches it: the count of who is still on the page would say otherwise.
     els.viewers.hidden = state === 'ended';
     updatePicture();
+    renderTileChoice();
   }
 
   let player = null;
@@ -620,6 +628,7 @@
   // Loopback connects in 0.3 s, a LAN or the internet within 1 to 2 s: past 3 s the path is taken to be blocked.
   const WHEP_CONNECT_MS = 3000;
   const WHEP_MAX_DROPS = 2;
+  const WHEP_STALL_SECONDS = 5;
 
   /** The main picture's playlist, with this session's media token in its path; null before a welcome gave one. */
   function playlistURL() {
@@ -666,10 +675,27 @@
     if (pictureWanted()) restartTimer = setTimeout(() => { if (!player && pictureWanted()) startPlayer(); }, 1000);
   }
 
-  /** LL-HLS from now on for this page, saying why in the mode line. */
-  function fallBack(reason) {
+  /**
+   * LL-HLS from now on, saying why in the mode line. `kind` is 'path' when WebRTC cannot get through (for the page's
+   * life), 'refused' when the server would not play this picture over WebRTC (tried again when the main picture
+   * changes: another may play).
+   */
+  function fallBack(reason, kind) {
     webrtcOff = true;
     model.fallbackReason = reason;
+    model.fallbackKind = kind;
+    if (player) player.stop();
+    player = null;
+    if (pictureWanted()) startPlayer();
+  }
+
+  /** The main picture moved: a page on LL-HLS because WebRTC was refused the last one tries WebRTC again. */
+  function mainChanged() {
+    if (!webrtcOff || model.fallbackKind !== 'refused' || queryMode === 'hls' || plainMode) return;
+    webrtcOff = false;
+    webrtcDrops = 0;
+    model.fallbackReason = null;
+    model.fallbackKind = null;
     if (player) player.stop();
     player = null;
     if (pictureWanted()) startPlayer();
@@ -682,8 +708,24 @@
     player = started;
     window.streamWHEP = started;
     const deadline = setTimeout(() => {
-      if (player === started && !started.connected) fallBack('WebRTC did not connect within ' + WHEP_CONNECT_MS / 1000 + ' s');
+      if (player === started && !started.connected) {
+        fallBack('WebRTC did not connect within ' + WHEP_CONNECT_MS / 1000 + ' s', 'path');
+      }
     }, WHEP_CONNECT_MS);
+    // Connected but no new picture for a while (the main picture moved to one the server cannot forward, or the
+    // media stopped on the way): counted as a drop, as a lost connection is.
+    let still = 0;
+    let shown = -1;
+    const watchdog = setInterval(() => {
+      if (player !== started) {
+        clearInterval(watchdog);
+        return;
+      }
+      const time = els.video.currentTime;
+      still = started.connected && !viewerPaused && pictureWanted() && time === shown ? still + 1 : 0;
+      shown = time;
+      if (still >= WHEP_STALL_SECONDS) started.fail('no picture for ' + WHEP_STALL_SECONDS + ' s');
+    }, 1000);
     started.addEventListener('statechange', (event) => {
       if (player !== started) return;
       if (event.detail === 'connected') {
@@ -692,13 +734,17 @@
         renderMode();
       } else if (event.detail === 'error') {
         clearTimeout(deadline);
+        clearInterval(watchdog);
         const wasConnected = started.wasConnected;
         started.stop();
         player = null;
         // Refused or never connected: LL-HLS plays this picture. Dropped once connected (a publish that ended, a
         // network change): WebRTC again, and LL-HLS after repeated drops.
-        if (!wasConnected || ++webrtcDrops >= WHEP_MAX_DROPS) fallBack(started.failure || 'WebRTC failed');
-        else restartSoon();
+        if (!wasConnected || ++webrtcDrops >= WHEP_MAX_DROPS) {
+          fallBack(started.failure || 'WebRTC failed', started.status ? 'refused' : 'path');
+        } else {
+          restartSoon();
+        }
       }
     });
     started.start();
@@ -714,6 +760,82 @@
     renderBehind();
     renderMode();
   }
+
+  // MARK: Another picture beside the main one
+
+  const tileView = { tile: null, player: null };
+
+  /** "Also watch:" with a button per live picture other than the main one, for anyone watching. */
+  function renderTileChoice() {
+    const others = pictureWanted() ? (model.tiles || []).filter((tile) => tile !== model.main) : [];
+    if (tileView.tile && !(model.tiles || []).includes(tileView.tile)) closeTile();
+    els.tileChoice.hidden = others.length === 0;
+    els.tileChoice.textContent = '';
+    if (others.length === 0) return;
+    const label = document.createElement('span');
+    label.textContent = 'Also watch:';
+    els.tileChoice.append(label);
+    for (const tile of others) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = TILE_WORDS[tile] || tile;
+      button.dataset.tile = tile;
+      button.setAttribute('aria-pressed', String(tileView.tile === tile));
+      button.addEventListener('click', () => (tileView.tile === tile ? closeTile() : openTile(tile)));
+      els.tileChoice.append(button);
+    }
+  }
+
+  /** Plays one tile in the small picture: over WebRTC (WHEP ?tile=), else its LL-HLS playlist. */
+  function openTile(tile) {
+    closeTile();
+    tileView.tile = tile;
+    els.tileView.hidden = false;
+    els.tileLabel.textContent = TILE_WORDS[tile] || tile;
+    const playHLS = () => {
+      if (tileView.tile !== tile || !model.access) return;
+      const url = '/hls/' + encodeURIComponent(name) + '/' + encodeURIComponent(model.access.token) + '/'
+        + encodeURIComponent(tile) + '.m3u8';
+      const hls = new StreamHLSPlayer(els.tileVideo, url, { lowLatency: true });
+      tileView.player = hls;
+      hls.start();
+    };
+    if (webrtcOff) {
+      playHLS();
+    } else {
+      const url = '/v1/streams/' + encodeURIComponent(name) + '/whep?tile=' + encodeURIComponent(tile);
+      const whep = new StreamWHEPPlayer(els.tileVideo, url, () => model.access && model.access.token);
+      tileView.player = whep;
+      window.streamTileWHEP = whep;
+      whep.addEventListener('statechange', (event) => {
+        if (tileView.player !== whep || event.detail !== 'error') return;
+        whep.stop();
+        playHLS();
+      });
+      whep.start();
+    }
+    renderTileChoice();
+  }
+
+  function closeTile() {
+    if (tileView.player) tileView.player.stop();
+    tileView.player = null;
+    tileView.tile = null;
+    els.tileView.hidden = true;
+    els.tileVideo.removeAttribute('src');
+    els.tileVideo.srcObject = null;
+    document.querySelector('.stage-column').classList.remove('tile-instead');
+    els.tileSwap.setAttribute('aria-pressed', 'false');
+    els.tileSwap.textContent = 'Show instead';
+    renderTileChoice();
+  }
+
+  els.tileClose.addEventListener('click', closeTile);
+  els.tileSwap.addEventListener('click', () => {
+    const instead = document.querySelector('.stage-column').classList.toggle('tile-instead');
+    els.tileSwap.setAttribute('aria-pressed', String(instead));
+    els.tileSwap.textContent = instead ? 'Show beside' : 'Show instead';
+  });
 
   let modeTimer = null;
   /** The small line under the picture: which way the picture comes, and how far behind live where known. */
