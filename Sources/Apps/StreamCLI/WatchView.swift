@@ -43,7 +43,7 @@ struct WatchView {
         }
         if old.media != new.media {
             lines.append(json ? line("media", [("media", .string(new.media.rawValue))])
-                              : "connection: \(new.media.rawValue)")
+                              : "media: \(new.media.rawValue)")
         }
         if old.tiles != new.tiles || old.main != new.main {
             lines.append(json ? line("tiles", [("tiles", tiles(new.tiles)), ("main", .optional(new.main?.rawValue))])

@@ -20,6 +20,8 @@ public final class EngineLiveMedia: LiveMedia {
         var microphone = false
         var session: BroadcastSession?
         var run: Task<BroadcastState, Never>?
+        var watch: Task<Void, Never>?
+        var pathHandler: (@Sendable (MediaState) -> Void)?
     }
 
     /// What is captured and how it is encoded.
@@ -110,26 +112,61 @@ public final class EngineLiveMedia: LiveMedia {
         } catch {
             throw .media("cannot start the broadcast: \(error.message)")
         }
-        state.withLock { state in
+        let handler = state.withLock { state -> (@Sendable (MediaState) -> Void)? in
             state.session = session
             // Set before the media starts, so a muted microphone is never heard, not even for a frame.
             session.setVideoHidden(!state.camera)
             session.setAudioMuted(!state.microphone)
+            // Subscribed before the run starts, so that no change is missed.
+            let events = session.events()
+            let handler = state.pathHandler
+            if let handler {
+                state.watch = Task {
+                    var last: MediaState?
+                    for await _ in events {
+                        let now = Self.mediaState(session.state)
+                        if now != last { handler(now) }
+                        last = now
+                    }
+                    handler(.off)
+                }
+            }
             state.run = Task { await session.run() }
+            return handler
         }
+        handler?(.connecting)
+    }
+
+    /// Where the published path is, from the broadcast's state.
+    static func mediaState(_ state: BroadcastState) -> MediaState {
+        switch state {
+        case .idle, .connecting: .connecting
+        case .live: .live
+        case .reconnecting: .reconnecting
+        case .ended, .failed: .off
+        }
+    }
+
+    /// Reports the broadcast's path (connecting, live, reconnecting, off) to `handler` as it changes.
+    public func observePath(_ handler: @escaping @Sendable (MediaState) -> Void) {
+        state.withLock { $0.pathHandler = handler }
     }
 
     /// Stops the broadcast (cleanly: flushed and unpublished) and waits for it.
     public func stop() async {
-        let (session, run) = state.withLock { state in
+        let (session, run, watch) = state.withLock { state in
             defer {
                 state.session = nil
                 state.run = nil
+                state.watch = nil
             }
-            return (state.session, state.run)
+            return (state.session, state.run, state.watch)
         }
         session?.stop()
         _ = await run?.value
+        // The events end with the broadcast; a watch of one that never ran ends here.
+        watch?.cancel()
+        _ = await watch?.value
     }
 
     /// Waits until the broadcast ends by itself (a failure, the duration) or is stopped.

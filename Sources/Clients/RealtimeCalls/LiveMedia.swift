@@ -20,4 +20,14 @@ public protocol LiveMedia: Sendable {
     func publish(_ grants: [PublishGrant]) async throws(LiveStreamError)
     /// Stops publishing (and the preview).
     func stop() async
+    /// Tells `handler`, from now on, where the published media's path is as it changes: `connecting` while a
+    /// publish opens, `live`, `reconnecting` while a lost path is made again, `off` once it stopped. The show object
+    /// registers once, before its first ``publish(_:)``; what reports nothing leaves ``LiveStream/media`` to the
+    /// server connection.
+    func observePath(_ handler: @escaping @Sendable (MediaState) -> Void)
+}
+
+extension LiveMedia {
+    /// Media that does not report its path: the show's `media` follows the server connection alone.
+    public func observePath(_ handler: @escaping @Sendable (MediaState) -> Void) {}
 }

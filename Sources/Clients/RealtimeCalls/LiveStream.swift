@@ -38,6 +38,8 @@ public final class LiveStream: Sendable {
         var visitorToken: String?
         var leaving = false
         var over = false
+        /// Whether the media's path is observed (registered at the first goLive).
+        var observingPath = false
         var overWaiters: [Int: CheckedContinuation<EndReason?, Never>] = [:]
         var nextWaiter = 0
         var handlers = Handlers()
@@ -82,7 +84,8 @@ public final class LiveStream: Sendable {
 
     /// idle, live or ended.
     public var state: ShowState { inner.withLock { $0.model.state } }
-    /// Where the app is in the room: off, connecting, live, reconnecting.
+    /// Where the app is in the room: off, connecting, live, reconnecting. The server connection, and while it is
+    /// live, the path of what this app publishes (``goLive()``), as its media reports it.
     public var media: MediaState { inner.withLock { $0.model.media } }
     /// Distinct people watching (hosts are not counted).
     public var viewers: Int { inner.withLock { $0.model.viewers } }
@@ -241,6 +244,14 @@ public final class LiveStream: Sendable {
     /// - Throws: `notHost`, `unavailable` (the server has no RTMP ingest), `media`, `disconnected`.
     public func goLive() async throws(LiveStreamError) {
         let media = try requireMedia()
+        let observe = inner.withLock { inner -> Bool in
+            defer { inner.observingPath = true }
+            return !inner.observingPath
+        }
+        if observe {
+            // ``media`` then says connecting and reconnecting for this app's own picture too (the seed's room).
+            media.observePath { [weak self] state in self?.publishingChanged(state) }
+        }
         if !media.isCameraOn && !media.isMicrophoneOn {
             try await media.setCamera(true)
             try await media.setMicrophone(true)
@@ -589,6 +600,10 @@ public final class LiveStream: Sendable {
         let (handlers, subscribers) = inner.withLock { ($0.handlers.error, Array($0.handlers.subscribers.values)) }
         handlers.forEach { $0(error) }
         subscribers.forEach { $0.yield(.error(error)) }
+    }
+
+    private func publishingChanged(_ state: MediaState) {
+        deliver(inner.withLock { $0.model.publishingChanged(state) })
     }
 
     private func deliver(_ notices: [LiveStreamModel.Notice]) {

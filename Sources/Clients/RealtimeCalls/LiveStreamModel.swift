@@ -30,8 +30,17 @@ public struct LiveStreamModel: Sendable, Hashable {
     public private(set) var description: String?
     /// idle, live or ended.
     public private(set) var state: ShowState = .idle
-    /// The connection: off, connecting, live, reconnecting.
-    public private(set) var media: MediaState = .connecting
+    /// The connection to the server: off, connecting, live, reconnecting.
+    public private(set) var connection: MediaState = .connecting
+    /// This app's own published media path (`goLive` on this object), as the media reports it: connecting until
+    /// its first publish is live, reconnecting while a lost path is made again; nil when it publishes nothing.
+    public private(set) var publishing: MediaState?
+    /// Where the app is in the room of the stream (the seed's `media`): the connection, and while it is live, the
+    /// path of what this app publishes: `reconnecting` when either is.
+    public var media: MediaState {
+        guard connection == .live, let publishing, publishing != .off else { return connection }
+        return publishing
+    }
     /// The published pictures.
     public private(set) var tiles: [TileKind] = []
     /// The main picture; nil when nothing is published.
@@ -83,7 +92,7 @@ public struct LiveStreamModel: Sendable, Hashable {
         reactionKinds = show.reactions
         you = welcome.you
         access = welcome.access
-        media = .live
+        connection = .live
         var notices: [Notice] = [.changed]
         let chat = welcome.chat
         if chat.reset || position?.epoch != chat.epoch {
@@ -136,7 +145,7 @@ public struct LiveStreamModel: Sendable, Hashable {
             you = standing
         case .ended(let reason):
             ended = reason
-            media = .off
+            connection = .off
             return [.changed, .ended(reason)]
         case .access(let renewed):
             access = renewed
@@ -146,16 +155,25 @@ public struct LiveStreamModel: Sendable, Hashable {
 
     /// The connection was lost and the client is reconnecting.
     public mutating func connectionLost() -> [Notice] {
-        guard ended == nil, media != .reconnecting else { return [] }
-        media = .reconnecting
+        guard ended == nil, connection != .reconnecting else { return [] }
+        connection = .reconnecting
         return [.changed]
     }
 
     /// The session is over without an `ended` event (the client gave up or was refused on reconnect).
     public mutating func stopped() -> [Notice] {
-        guard media != .off else { return [] }
-        media = .off
+        guard connection != .off else { return [] }
+        connection = .off
         return [.changed]
+    }
+
+    /// The app's published media path changed (nil or `off`: it publishes nothing now).
+    public mutating func publishingChanged(_ state: MediaState?) -> [Notice] {
+        let new = state == .off ? nil : state
+        guard new != publishing else { return [] }
+        let before = media
+        publishing = new
+        return media == before ? [] : [.changed]
     }
 
     private mutating func advance(to seq: Int64) {

@@ -60,6 +60,9 @@ public final class BroadcastSession: Sendable {
     /// The current state (callable from anywhere, without waiting for the session).
     public var state: BroadcastState { engine.state }
 
+    /// Every output change and statistics refresh from now on; the stream ends when the broadcast has.
+    public func events() -> AsyncStream<BroadcastEngine.Event> { engine.events() }
+
     /// The latest statistics (refreshed every second).
     public var statistics: BroadcastStatistics { engine.statistics }
 

@@ -65,6 +65,23 @@ struct LiveStreamModelTests {
         #expect(notices == [.changed, .message(Self.message(6)), .message(Self.message(8))])
     }
 
+    /// The seed's `media` is where the app is in the room: the connection, and while it is live, the path of what
+    /// this app publishes (goLive), as its media reports it.
+    @Test func mediaFollowsTheConnectionThenThePublishedPath() {
+        var model = LiveStreamModel(name: "show:mugs")
+        #expect(model.publishingChanged(.connecting) == [], "connecting either way: nothing changes")
+        #expect(model.media == .connecting)
+        _ = model.apply(Self.welcome(seq: 0, reset: true, messages: []))
+        #expect(model.connection == .live && model.media == .connecting, "joined, the picture still connecting")
+        #expect(model.publishingChanged(.live) == [.changed] && model.media == .live)
+        #expect(model.publishingChanged(.reconnecting) == [.changed] && model.media == .reconnecting)
+        #expect(model.connectionLost() == [.changed] && model.media == .reconnecting, "both lost: reconnecting")
+        _ = model.apply(Self.welcome(seq: 0, reset: false, messages: []))
+        #expect(model.publishingChanged(.live) == [.changed] && model.media == .live)
+        #expect(model.publishingChanged(.off) == [] && model.publishing == nil && model.media == .live,
+                "publishing stopped: the connection alone")
+    }
+
     @Test func aResetOrANewEpochReplacesTheMessages() {
         var model = LiveStreamModel(name: "show:mugs")
         _ = model.apply(Self.welcome(seq: 4, reset: true, messages: [Self.message(4)]))

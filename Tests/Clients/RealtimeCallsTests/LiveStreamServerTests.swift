@@ -178,6 +178,15 @@ import Testing
         try await host.goLive()
         #expect(media.isCameraOn && media.isMicrophoneOn, "goLive turns both on when nothing is on")
         #expect(media.published.map(\.tile) == [.camera])
+        // The host's media says where its path is: the show's media follows it while the connection is live.
+        let seen = Locked([MediaState]())
+        host.onChange { [weak host] in
+            guard let now = host?.media else { return }
+            seen.withLock { if $0.last != now { $0.append(now) } }
+        }
+        for state in [MediaState.connecting, .live, .reconnecting, .live] { media.report(state) }
+        #expect(seen.withLock { $0 } == [.connecting, .live, .reconnecting, .live], "\(seen.withLock { $0 })")
+        #expect(host.media == .live)
         try await host.end()
         try await waitFor(bobAgain, "ended") { $0.state == .ended }
         #expect(media.stopped)

@@ -10,6 +10,7 @@ final class RecordingMedia: LiveMedia {
         var microphone = false
         var published: [PublishGrant] = []
         var stopped = false
+        var path: (@Sendable (MediaState) -> Void)?
     }
 
     private let state = Locked(State())
@@ -37,6 +38,15 @@ final class RecordingMedia: LiveMedia {
 
     func publish(_ grants: [PublishGrant]) async throws(LiveStreamError) {
         state.withLock { $0.published = grants }
+    }
+
+    func observePath(_ handler: @escaping @Sendable (MediaState) -> Void) {
+        state.withLock { $0.path = handler }
+    }
+
+    /// Says the published path is `state` now, as a real media's engine would.
+    func report(_ state: MediaState) {
+        self.state.withLock { $0.path }?(state)
     }
 
     func stop() async {

@@ -296,6 +296,17 @@ import Testing
         #expect((ended["tiles"] as? [String])?.isEmpty == true && ended["ended"] as? String == "ended", "\(ended)")
         let status = try await offPool { live.waitForExit(timeout: 20) }
         #expect(status == 0, "stream live failed: \(errors().suffix(2000))")
+        // What it printed: its media (the seed's room) connecting once it went live, then live, from the engine.
+        let printed = try await offPool { () -> [String] in
+            var lines: [String] = []
+            while let line = try? live.readLine(timeout: 2) { lines.append(line) }
+            return lines
+        }
+        let going = try #require(printed.firstIndex { $0.hasPrefix("Going live in show:mugs") }, "\(printed)")
+        let states = printed.filter { $0.hasPrefix("media: ") }
+        #expect(states.prefix(2) == ["media: connecting", "media: live"],
+                "joined, the published path connecting, then live: \(printed)")
+        #expect(printed[going...].contains("media: live"), "live after going live: \(printed)")
         stage.stopAndCheckTheLog([])
     }
 
