@@ -460,7 +460,7 @@ final class ServerPort {
     /// Sends a PLI (RFC 4585 §6.3.1) in a compound packet led by an empty receiver report (RFC 3550 §6.1; no
     /// reduced-size RTCP was negotiated).
     private func requestKeyframe(from mediaSSRC: UInt32, _ peer: ServerPeer) {
-        guard let outbound = peer.outbound, let remote = peer.responder.selectedAddress else { return }
+        guard let outbound = peer.outbound, let remote = Self.mediaDestination(of: peer) else { return }
         let compound = RTCPPacket.receiverReport(ssrc: peer.localSSRC, reports: []).encoded
             + RTCPPacket.pictureLossIndication(senderSSRC: peer.localSSRC, mediaSSRC: mediaSSRC).encoded
         guard let protected = try? outbound.protect(rtcp: compound) else { return }
@@ -560,8 +560,7 @@ final class ServerPort {
     private func playStarted(_ peer: ServerPeer) {
         guard let subscription = peer.subscription, let forward = forwarding[subscription.stream] else { return }
         let keyframe = forward.gate.keyframe
-        if !keyframe.isEmpty {
-            for packet in keyframe where !sendVideo(packet, to: peer, subscription) { break }
+        if !keyframe.isEmpty, keyframe.allSatisfy({ sendVideo($0, to: peer, subscription) }) {
             // What follows continues the sequence numbers without the packets between that keyframe and now.
             subscription.video.skip()
             subscription.waitingForKeyframe = false
@@ -597,16 +596,23 @@ final class ServerPort {
     private func forwardAudio(_ packet: [UInt8], _ forward: ForwardedStream) {
         for serial in forward.subscribers {
             guard let player = sessions[serial], let subscription = player.subscription,
-                  let outbound = player.outbound, let remote = player.responder.selectedAddress,
+                  let outbound = player.outbound, let remote = Self.mediaDestination(of: player),
                   let rewritten = subscription.audio?.rewrite(packet, now: now),
                   let protected = try? outbound.protect(rtp: rewritten) else { continue }
             if socket.send(protected, to: remote) { player.counters.audioPackets += 1 }
         }
     }
 
+    /// Where a session's media goes: the nominated pair's address, or until a nomination (a browser nominates
+    /// after its checks, and DTLS may finish first), the address DTLS came from, which a check had proved (the
+    /// routes let no datagram of an unproved address reach the session).
+    private static func mediaDestination(of peer: ServerPeer) -> TransportAddress? {
+        peer.responder.selectedAddress ?? peer.dtlsRemote
+    }
+
     /// Rewrites, protects and sends one H.264 packet to a player; false when it could not be sent.
     private func sendVideo(_ packet: [UInt8], to player: ServerPeer, _ subscription: Subscription) -> Bool {
-        guard let outbound = player.outbound, let remote = player.responder.selectedAddress,
+        guard let outbound = player.outbound, let remote = Self.mediaDestination(of: player),
               let rewritten = subscription.video.rewrite(packet, now: now),
               let protected = try? outbound.protect(rtp: rewritten) else { return false }
         guard socket.send(protected, to: remote) else { return false }

@@ -153,12 +153,15 @@ enum WatchPageWebRTCPeers {
                                 " && document.getElementById('tile-video').currentTime > 1",
                                 "Bob plays the screen beside the main picture over WebRTC", timeout=15_000)
                     check(await bob.locator("#tile-label").text_content() == "Screen", "the small picture says Screen")
+                    await host.screenshot(path=f"{WORK}/watch-host.png")
+                    await bob.screenshot(path=f"{WORK}/watch-viewer.png")
                     await bob.locator("#tile-swap").click()
-                    check(await bob.evaluate("() => document.querySelector('.stage-column')"
+                    check(await bob.evaluate("() => document.getElementById('stage')"
                                              ".classList.contains('tile-instead')"), "Show instead swaps the pictures")
                     start = await bob.evaluate("() => document.querySelector('#video').currentTime")
                     await until(bob, f"() => document.querySelector('#video').currentTime > {start} + 0.5",
                                 "the main picture plays on, small")
+                    await bob.screenshot(path=f"{WORK}/watch-viewer-instead.png")
                     await bob.locator("#tile-close").click()
                     check(await bob.locator("#tile-view").is_hidden(), "Close ends the second picture")
 

@@ -21,6 +21,7 @@
     microphone: $('microphone'), shareScreen: $('share-screen'), mainChoice: $('main-choice'),
     publishStatus: $('publish-status'), tileChoice: $('tile-choice'), tileView: $('tile-view'),
     tileVideo: $('tile-video'), tileLabel: $('tile-label'), tileSwap: $('tile-swap'), tileClose: $('tile-close'),
+    stage: $('stage'),
     visitorLine: $('visitor-line'), visitorShown: $('visitor-shown'), visitorRename: $('visitor-rename'),
     visitorForm: $('visitor-form'), visitorName: $('visitor-name'), visitorCancel: $('visitor-cancel'),
   };
@@ -824,7 +825,7 @@
     els.tileView.hidden = true;
     els.tileVideo.removeAttribute('src');
     els.tileVideo.srcObject = null;
-    document.querySelector('.stage-column').classList.remove('tile-instead');
+    els.stage.classList.remove('tile-instead');
     els.tileSwap.setAttribute('aria-pressed', 'false');
     els.tileSwap.textContent = 'Show instead';
     renderTileChoice();
@@ -832,7 +833,7 @@
 
   els.tileClose.addEventListener('click', closeTile);
   els.tileSwap.addEventListener('click', () => {
-    const instead = document.querySelector('.stage-column').classList.toggle('tile-instead');
+    const instead = els.stage.classList.toggle('tile-instead');
     els.tileSwap.setAttribute('aria-pressed', String(instead));
     els.tileSwap.textContent = instead ? 'Show beside' : 'Show instead';
   });

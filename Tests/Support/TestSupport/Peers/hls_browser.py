@@ -39,7 +39,7 @@ READER = """
       const frame = read(rowOf(geometry.frame), width);
       let difference = ((Math.floor(shownAt / 10) & 0xFFFF) - code) & 0xFFFF;
       if (difference >= 32768) difference -= 65536;
-      window.__shown.push({ frame: frame, latency: difference * 10, mediaTime: metadata.mediaTime });
+      window.__shown.push({ frame: frame, latency: difference * 10, mediaTime: metadata.mediaTime, at: shownAt });
     }
     video.requestVideoFrameCallback(onFrame);
   };
