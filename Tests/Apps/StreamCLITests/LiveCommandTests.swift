@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// `stream live` with the test sources makes the show live through the server's grant; `stream watch --json` sees
-/// the state, the tile and the count change; a browser's watch page plays the picture; Ctrl-C (SIGTERM) ends the
-/// show.
+/// the state, the tile and the count change; a browser's watch page plays the picture (over WebRTC); Ctrl-C
+/// (SIGTERM) ends the show.
 @Suite(.serialized, .startsPeers) struct LiveCommandTests {
     @Test func liveWithTestSourcesIsSeenByWatch() throws {
         let server = try LiveShowServer()
@@ -27,6 +27,8 @@ import Testing
                                               geometry: nil)
         let played = page.samples.map(\.time)
         #expect(page.errors.isEmpty, "\(page.errors)")
+        #expect(page.samples.last?.mode == "webrtc",
+                "an RTMP publish plays over WHEP by default, not \(page.samples.last?.mode ?? "no player")")
         #expect((played.last ?? 0) > (played.first { $0 > 0 } ?? .infinity) + 1,
                 "the page's video time did not advance: \(played)")
         kill(live.pid, SIGTERM)

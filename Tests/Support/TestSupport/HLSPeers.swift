@@ -36,6 +36,8 @@ public enum HLSPeers {
     /// What the page did, sampled four times a second.
     public struct BrowserReport: Codable, Sendable {
         public struct Sample: Codable, Sendable {
+            /// "webrtc" or "hls": which player the watch page runs (nil on a page with neither yet).
+            public var mode: String?
             public var time: Double
             public var paused: Bool
             public var state: String?

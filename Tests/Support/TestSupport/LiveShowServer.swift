@@ -45,7 +45,9 @@ public final class LiveShowServer: @unchecked Sendable {
         starts += 1
         process = try BackgroundProcess(try StreamExecutable.url().path, [
             "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)", "--no-record",
-            "--shows", work.file("shows.json"), "--token-secret-file", secretFile, "--data-dir", work.file("data"),
+            // A UDP port of its own for WHIP/WHEP: the default 8189 is whichever test took it first.
+            "--webrtc-listen", "127.0.0.1:0", "--metrics-listen", "off", "--shows", work.file("shows.json"),
+            "--token-secret-file", secretFile, "--data-dir", work.file("data"),
         ], environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve-\(starts).err"))
         try FreePort.waitUntilListening(httpPort)
     }

@@ -1,4 +1,4 @@
-"""Plays a Stream LL-HLS page in Debian's Chromium (Playwright) and reports what the page showed.
+"""Plays a Stream page (LL-HLS, or the watch page's WebRTC) in Debian's Chromium (Playwright) and reports what the page showed.
 
 Usage: python3 hls_browser.py URL SECONDS GEOMETRY_JSON [SCREENSHOT]
 GEOMETRY_JSON: {"timecode": {"x": [16 fractions], "y": fraction}, "frame": {"x": [...], "y": fraction}} — where the
@@ -51,7 +51,7 @@ SAMPLE = """
 () => {
   const video = document.querySelector('video');
   const player = window.streamPlayer;
-  return { time: video.currentTime, paused: video.paused, state: player ? player.state : null,
+  return { mode: window.streamPlayer ? 'hls' : (window.streamWHEP ? 'webrtc' : null), time: video.currentTime, paused: video.paused, state: player ? player.state : null,
            stats: player ? player.stats : null, error: player && player.lastError ? player.lastError : null,
            status: (document.getElementById('status') || {}).textContent || null };
 }
@@ -67,7 +67,9 @@ async def main(url, seconds, geometry, screenshot):
         errors = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         await page.goto(url)
-        await page.wait_for_function("() => window.streamPlayer !== undefined", timeout=10_000)
+        # The watch page plays over WebRTC when it can (window.streamWHEP), else LL-HLS (window.streamPlayer).
+        await page.wait_for_function("() => window.streamPlayer !== undefined || window.streamWHEP !== undefined",
+                                     timeout=10_000)
         await page.evaluate(READER, geometry)
         samples = []
         for _ in range(int(seconds * 4)):
