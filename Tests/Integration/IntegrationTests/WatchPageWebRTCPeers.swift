@@ -55,6 +55,43 @@ enum WatchPageWebRTCPeers {
                 self.transport = transport
 
 
+        async def aiortc_frames(url, token, seconds=2):
+            """aiortc as a WHEP player of `url`: the video frames it decodes in `seconds` after connecting."""
+            import aioice.ice, urllib.request
+            # FIELD-NOTES: aioice offers only non-loopback addresses by default.
+            aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=False: ["127.0.0.1"]
+            from aiortc import RTCPeerConnection, RTCSessionDescription
+            pc = RTCPeerConnection()
+            pc.addTransceiver("video", direction="recvonly")
+            pc.addTransceiver("audio", direction="recvonly")
+            frames = []
+
+            async def consume(track):
+                while True:
+                    try:
+                        await track.recv()
+                    except Exception:
+                        return
+                    if track.kind == "video":
+                        frames.append(1)
+
+            pc.on("track", lambda track: asyncio.ensure_future(consume(track)))
+            await pc.setLocalDescription(await pc.createOffer())
+            request = urllib.request.Request(url, data=pc.localDescription.sdp.encode(), method="POST",
+                                             headers={"Content-Type": "application/sdp",
+                                                      "Authorization": "Bearer " + token})
+            answer = await asyncio.get_running_loop().run_in_executor(
+                None, lambda: urllib.request.urlopen(request, timeout=10).read().decode())
+            await pc.setRemoteDescription(RTCSessionDescription(sdp=answer, type="answer"))
+            for _ in range(100):
+                if pc.connectionState == "connected":
+                    break
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(seconds)
+            await pc.close()
+            return len(frames)
+
+
         async def main():
             ann = await Client("ws" + HTTP[4:], SHOW, mint(SECRET, "ann", "Ann"), label="ann").open()
             check((await ann.join())["ok"], "the host's protocol client joins")
@@ -130,6 +167,11 @@ enum WatchPageWebRTCPeers {
                                 "the mode line says WebRTC")
                     report["bobMode"] = await bob.locator("#mode").text_content()
 
+                    # aiortc (another WebRTC stack) plays the main picture, the host's camera, over WHEP too.
+                    decoded = await aiortc_frames(HTTP + f"/v1/streams/{SHOW}/whep", mint(SECRET, "dee", "Dee"))
+                    check(decoded >= 10, f"aiortc decodes the browser host's picture over WHEP ({decoded} frames)")
+                    report["aiortcFrames"] = decoded
+
                     # (c) Ann shares her screen: tiles camera and screen; she can choose the main picture.
                     await host.locator("#share-screen").click()
                     await ann.wait(lambda c: any(e["event"] == "tiles" and {"camera", "screen"} <= set(e["tiles"])
@@ -164,6 +206,21 @@ enum WatchPageWebRTCPeers {
                     await bob.screenshot(path=f"{WORK}/watch-viewer-instead.png")
                     await bob.locator("#tile-close").click()
                     check(await bob.locator("#tile-view").is_hidden(), "Close ends the second picture")
+
+                    # Between switches, Bob's video does not freeze (Chrome's own count, over 3 s of steady play);
+                    # each switch of the main picture may count one (the next picture starts at its keyframe).
+                    freezes_js = """async () => { let count = null;
+                      (await window.streamWHEP.pc.getStats()).forEach((entry) => {
+                        if (entry.type === 'inbound-rtp' && entry.kind === 'video') count = entry.freezeCount; });
+                      return count; }"""
+                    before = await bob.evaluate(freezes_js)
+                    start = await bob.evaluate("() => document.querySelector('#video').currentTime")
+                    await until(bob, f"() => document.querySelector('#video').currentTime > {start} + 3",
+                                "Bob plays 3 s more of the main picture", timeout=10_000)
+                    after = await bob.evaluate(freezes_js)
+                    report["bobFreezes"] = {"acrossSwitches": before, "steady3s": after - before}
+                    check(before is not None and after == before,
+                          f"Bob's video froze {after - before} times in 3 s of steady play ({before} before)")
 
                     # (c') The camera's path is cut: the page notices, publishes the camera again in a new WHIP
                     # session (which takes the picture over), and Bob's session goes on with it.
