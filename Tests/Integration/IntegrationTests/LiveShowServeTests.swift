@@ -24,7 +24,7 @@ import Testing
         let rtmpPort: Int
         private(set) var process: BackgroundProcess?
         private var starts = 0
-        /// More options for the next ``start()`` (say `--webrtc-listen 127.0.0.1:0`, off the shared default port).
+        /// More options for the next ``start()``.
         var serveArguments: [String] = []
 
         init() throws {
@@ -46,10 +46,16 @@ import Testing
 
         func start() throws {
             starts += 1
+            // Ports of its own unless a test names them: the defaults (UDP 8189, metrics 9464) go to whichever
+            // server started first, and a watch page would play over WebRTC or not by chance.
+            var own: [String] = []
+            if !serveArguments.contains("--webrtc-listen") { own += ["--webrtc-listen", "127.0.0.1:0"] }
+            if !serveArguments.contains("--metrics-listen") { own += ["--metrics-listen", "off"] }
             let process = try BackgroundProcess(try StreamExecutable.url().path, [
                 "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)", "--no-record",
                 "--shows", showsFile, "--token-secret-file", secretFile, "--data-dir", dataDirectory,
-            ] + serveArguments, environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve-\(starts).err"))
+            ] + own + serveArguments, environment: TemporaryConfigHome.environment(in: work.path),
+                errorLog: work.file("serve-\(starts).err"))
             self.process = process
             try FreePort.waitUntilListening(httpPort)
         }
