@@ -561,8 +561,9 @@ final class ServerPort {
         guard let subscription = peer.subscription, let forward = forwarding[subscription.stream] else { return }
         let keyframe = forward.gate.keyframe
         if !keyframe.isEmpty, keyframe.allSatisfy({ sendVideo($0, to: peer, subscription) }) {
-            // What follows continues the sequence numbers without the packets between that keyframe and now.
-            subscription.video.skip()
+            // What follows continues the sequence numbers without the packets between that keyframe and now, and
+            // its timestamps from that keyframe's as sent now (it was up to a keyframe interval old).
+            subscription.video.skip(retime: true)
             subscription.waitingForKeyframe = false
         }
         requestUpstreamKeyframe(forward)

@@ -20,6 +20,7 @@ public struct RTPRewriter: Sendable {
     /// The first sequence number sent since the offsets last changed: NACKs before it cannot be mapped back.
     private var epochStart: UInt16
     private var skipped = false
+    private var retiming = false
     /// Packets rewritten.
     public private(set) var packets = 0
 
@@ -34,9 +35,13 @@ public struct RTPRewriter: Sendable {
     }
 
     /// Says that packets of the current source were left out: the next one rewritten follows the last one sent
-    /// without a sequence gap (its timestamp keeps its distance from the source's, so the picture's timing holds).
-    public mutating func skip() {
+    /// without a sequence gap. Its timestamp keeps its distance from the source's (the picture's timing holds: the
+    /// subscriber waited for what was left out), or with `retime`, follows the last one sent by the wall time between
+    /// (what was sent last was old: a late joiner's first keyframe, up to the keyframe interval behind the packets
+    /// after it, which would otherwise come that much "early" and be held back).
+    public mutating func skip(retime: Bool = false) {
         skipped = true
+        retiming = retime
     }
 
     /// Rewrites a packet of the publisher's for this subscriber, or nil for bytes that are not an RTP packet.
@@ -47,15 +52,17 @@ public struct RTPRewriter: Sendable {
         let sourceSSRC = UInt32(packet[8]) << 24 | UInt32(packet[9]) << 16 | UInt32(packet[10]) << 8
             | UInt32(packet[11])
         if let last {
+            // The timestamp after the last one sent by the wall time between (at least 1).
+            let elapsed = now - last.at
+            let ticks = UInt32(truncatingIfNeeded: max(1, Int(elapsed / .milliseconds(1)) * clockRate / 1000))
             if sourceSSRC != source {
                 // A new publisher (or the same one reconnected): its origins are random, so the offsets are drawn
-                // again from where the subscriber is, the timestamp advanced by the wall time between (at least 1).
-                let elapsed = now - last.at
-                let ticks = max(1, Int(elapsed / .milliseconds(1)) * clockRate / 1000)
-                timestampOffset = last.timestamp &+ UInt32(truncatingIfNeeded: ticks) &- timestamp
+                // again from where the subscriber is.
+                timestampOffset = last.timestamp &+ ticks &- timestamp
                 sequenceOffset = last.sequence &+ 1 &- sequence
                 epochStart = last.sequence &+ 1
             } else if skipped {
+                if retiming { timestampOffset = last.timestamp &+ ticks &- timestamp }
                 sequenceOffset = last.sequence &+ 1 &- sequence
                 epochStart = last.sequence &+ 1
             }
@@ -65,6 +72,7 @@ public struct RTPRewriter: Sendable {
         }
         source = sourceSSRC
         skipped = false
+        retiming = false
         let outSequence = sequence &+ sequenceOffset
         let outTimestamp = timestamp &+ timestampOffset
         var bytes = packet

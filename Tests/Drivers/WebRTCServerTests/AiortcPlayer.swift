@@ -4,7 +4,9 @@ import TestSupport
 /// aiortc 1.16 (an independent Python WebRTC stack) as a WHEP player: it POSTs a recvonly offer (H.264, VP8, Opus)
 /// to a WHEP URL, decodes what comes for `seconds` after its first video frame, reports what it decoded, then
 /// DELETEs its session twice. One line of JSON per step on its standard output; the summary has the frames of each
-/// kind, the picture's mean colour, and `tone`: the strongest frequency of the first second of sound (nil without).
+/// kind, the picture's mean colour, `tone`: the strongest frequency of the first second of sound (nil without), and
+/// `ptsJump` and `stall`: the largest step between two decoded frames of their RTP timestamps and of the wall clock,
+/// in seconds.
 struct AiortcPlayer {
     let process: BackgroundProcess
     let directory: TemporaryDirectory
@@ -133,6 +135,15 @@ struct AiortcPlayer {
                     return
                 if track.kind == "video":
                     seen["video"] += 1
+                    # The largest step of the picture's RTP clock between two frames, and of the wall clock: a
+                    # switch of pictures that starts at an old keyframe jumps the first, a freeze the second.
+                    at = time.time()
+                    if "pts" in times and frame.pts is not None:
+                        step = (frame.pts - times["pts"]) % 2**32
+                        step = step - 2**32 if step >= 2**31 else step
+                        seen["ptsJump"] = max(seen.get("ptsJump", 0), round(step / 90000, 3))
+                        seen["stall"] = max(seen.get("stall", 0), round(at - times["at"], 3))
+                    times["pts"], times["at"] = frame.pts, at
                     if seen["first"] is None:
                         seen["first"] = time.time() - times.get("connected", time.time())
                         first_frame.set()

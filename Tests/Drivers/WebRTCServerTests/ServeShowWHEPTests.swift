@@ -235,6 +235,10 @@ import Testing
         #expect((reached["tick"] as? Int ?? 0) > framesAtSwitch, "\(reached)")
         #expect((tick["video"] as? Int ?? 0) >= framesAtSwitch + 60, "frames kept coming across the switch: \(tick)")
         #expect(Self.near(tick["rgb"], Self.red), "\(tick)")
+        // The picture's clock stepped as the wall clock did, at the start and across the switch (a first keyframe
+        // sent late, up to a keyframe interval old, is not followed by a jump of that age), and nothing froze.
+        #expect((tick["ptsJump"] as? Double ?? 9) < 0.25 && (tick["stall"] as? Double ?? 9) < 0.5,
+                "the picture jumped or froze across the switch: \(tick)")
         let deleted = try await player.next()
         #expect(deleted["deleted"] as? Int == 200 && deleted["again"] as? Int == 404, "\(deleted)")
 

@@ -60,6 +60,20 @@ struct RTPRewriterTests {
         #expect(then.sequenceNumber == 2)
     }
 
+    /// A late joiner's first keyframe is old: the packets after it follow it by the wall time, not by the age.
+    @Test func aRetimedSkipFollowsTheLastPacketByTheWallTime() throws {
+        var rewriter = RTPRewriter(ssrc: 9, payloadType: 96, clockRate: 90000, firstSequence: 0, firstTimestamp: 0)
+        _ = rewriter.rewrite(Self.packet(sequence: 10, timestamp: 3000, ssrc: 1), now: .zero)  // sent 1.5 s late
+        rewriter.skip(retime: true)
+        let next = try Self.decode(rewriter.rewrite(Self.packet(sequence: 60, timestamp: 3000 + 135_000, ssrc: 1),
+                                                    now: .milliseconds(20)))
+        #expect(next.sequenceNumber == 1)
+        #expect(next.timestamp == 1800)  // 20 ms of a 90 kHz clock after the keyframe, not 1.5 s
+        let then = try Self.decode(rewriter.rewrite(Self.packet(sequence: 61, timestamp: 3000 + 138_000, ssrc: 1),
+                                                    now: .milliseconds(53)))
+        #expect(then.sequenceNumber == 2 && then.timestamp == 1800 + 3000)  // then the source's own spacing
+    }
+
     @Test func mapsNACKsBackWithinTheCurrentOffsets() {
         var rewriter = RTPRewriter(ssrc: 9, payloadType: 96, clockRate: 90000, firstSequence: 65534, firstTimestamp: 0)
         for index: UInt16 in 0..<4 {
