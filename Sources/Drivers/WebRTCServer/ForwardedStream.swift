@@ -17,6 +17,8 @@ final class ForwardedStream {
     #endif
     /// The players' serials, in the order they joined (bounded by the port's session bound).
     var subscribers: [Int] = []
+    /// Players of another stream that move here at this stream's next keyframe (``Subscription/next``).
+    var joining: [Int] = []
     /// The publisher's H.264 packets of the last second, by its sequence numbers: NACKs are answered from here.
     var cache = RTPPacketCache()
     /// The last keyframe's packets: where a new player starts.
@@ -41,6 +43,10 @@ final class Subscription {
     var audio: RTPRewriter?
     /// Whether the player waits for a keyframe (it just joined, or fell behind): video is held back until one.
     var waitingForKeyframe = true
+    /// The stream this player moves to at that stream's next keyframe, and since when (a show's main picture
+    /// switched): until then it plays ``stream`` on, so its picture never stops; past
+    /// ``WebRTCServer/switchBound`` it moves at once.
+    var next: (stream: String, since: Duration)?
 
     init(stream: String, video: RTPRewriter, audio: RTPRewriter?) {
         self.stream = stream

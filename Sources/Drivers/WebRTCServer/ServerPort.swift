@@ -230,21 +230,60 @@ final class ServerPort {
         return .success((id, answer.text))
     }
 
-    /// Moves a player to the publish at `app` and `streamTag` (a show's main picture switched tiles): it starts at
-    /// that publish's last keyframe, as a late joiner does, and its rewriter carries its SSRC, sequence numbers and
-    /// timestamps across. False when the player or that publish is gone.
+    /// Moves a player to the publish at `app` and `streamTag` (a show's main picture switched tiles): it plays on
+    /// until that publish's next keyframe (a PLI asks for one), so its picture never stops; one that plays nothing
+    /// yet starts at that publish's last keyframe, as a late joiner does. Its rewriter carries its SSRC, sequence
+    /// numbers and timestamps across. False when the player or that publish is gone.
     func follow(id: String, app: String, streamTag: String) -> Bool {
         let stream = app + "/" + streamTag
         guard let serial = serialByID[id], let peer = sessions[serial], peer.counters.app == app,
               let subscription = peer.subscription, let target = forwarding[stream]
         else { return false }
+        cancelSwitch(serial, subscription)
         guard subscription.stream != stream else { return true }
-        forwarding[subscription.stream]?.subscribers.removeAll { $0 == serial }
+        if peer.outbound != nil, !subscription.waitingForKeyframe, forwarding[subscription.stream] != nil {
+            subscription.next = (stream, now)
+            target.joining.append(serial)
+            requestUpstreamKeyframe(target)
+        } else {
+            move(peer, subscription, to: stream, target)
+        }
+        return true
+    }
+
+    /// Moves a player to `target` (the stream `stream`) at once: it starts at that stream's last keyframe.
+    private func move(_ peer: ServerPeer, _ subscription: Subscription, to stream: String,
+                      _ target: ForwardedStream) {
+        cancelSwitch(peer.serial, subscription)
+        forwarding[subscription.stream]?.subscribers.removeAll { $0 == peer.serial }
         subscription.stream = stream
         subscription.waitingForKeyframe = true
-        target.subscribers.append(serial)
+        target.subscribers.append(peer.serial)
         if peer.outbound != nil { playStarted(peer) }
-        return true
+    }
+
+    /// Forgets a player's pending switch (it follows another picture, or ended).
+    private func cancelSwitch(_ serial: Int, _ subscription: Subscription) {
+        guard let next = subscription.next else { return }
+        forwarding[next.stream]?.joining.removeAll { $0 == serial }
+        subscription.next = nil
+    }
+
+    /// A stream's publish is over: its players end with `reason`, but one switching to another picture moves
+    /// there at once; players waiting to switch to it stay where they are.
+    private func endPlayers(of forward: ForwardedStream, reason: String) {
+        for serial in forward.joining { sessions[serial]?.subscription?.next = nil }
+        forward.joining.removeAll()
+        for serial in forward.subscribers {
+            guard let player = sessions[serial] else { continue }
+            if let subscription = player.subscription, let next = subscription.next,
+               let target = forwarding[next.stream], target !== forward {
+                move(player, subscription, to: next.stream, target)
+            } else {
+                end(player, reason: reason, notify: true)
+            }
+        }
+        forward.subscribers.removeAll()
     }
 
     /// Ends the WHIP session `id` of `app` whose picture a newer session (media tag `streamTag`) now publishes:
@@ -265,6 +304,16 @@ final class ServerPort {
                 target.subscribers.append(subscriber)
             }
             forward.subscribers.removeAll()
+        }
+        if old != new, let forward = forwarding[old], forward.publisher == serial, !forward.joining.isEmpty {
+            let target = forwarding[new] ?? ForwardedStream(publisher: serialByStream[new])
+            forwarding[new] = target
+            for joiner in forward.joining {
+                guard let subscription = sessions[joiner]?.subscription else { continue }
+                subscription.next = (new, subscription.next?.since ?? now)
+                target.joining.append(joiner)
+            }
+            forward.joining.removeAll()
         }
         end(peer, reason: reason, notify: true)
         return true
@@ -497,9 +546,7 @@ final class ServerPort {
         guard tag.type == .video else { return }
         let packets = forward.rtmp?.packets(for: tag) ?? []
         if let refusal = forward.rtmp?.refusal, !forward.subscribers.isEmpty {
-            for serial in forward.subscribers {
-                if let player = sessions[serial] { end(player, reason: refusal, notify: true) }
-            }
+            endPlayers(of: forward, reason: refusal)
         }
         for packet in packets { forwardVideo(packet, forward) }
     }
@@ -533,9 +580,7 @@ final class ServerPort {
         let stream = app + "/" + streamTag
         guard let forward = forwarding[stream], forward.rtmp != nil else { return }
         forwarding[stream] = nil
-        for serial in forward.subscribers {
-            if let player = sessions[serial] { end(player, reason: "the publish ended", notify: true) }
-        }
+        endPlayers(of: forward, reason: "the publish ended")
     }
 
     /// A publisher connected: its stream may be played. A replacement's players stay, and the keyframe and packets
@@ -576,9 +621,16 @@ final class ServerPort {
         forward.cache.insert(packet, sequence: sequence, now: now)
         forward.videoSSRC = UInt32(packet[8]) << 24 | UInt32(packet[9]) << 16 | UInt32(packet[10]) << 8
             | UInt32(packet[11])
+        if begins, !forward.joining.isEmpty { switchHere(forward) }
         for serial in forward.subscribers {
             guard let player = sessions[serial], let subscription = player.subscription, player.outbound != nil
             else { continue }
+            if let next = subscription.next, now - next.since > WebRTCServer.switchBound,
+               let target = forwarding[next.stream] {
+                // The new picture sent no keyframe in time (an RTMP publish's own interval is longer).
+                move(player, subscription, to: next.stream, target)
+                continue
+            }
             if subscription.waitingForKeyframe {
                 guard begins else { continue }
                 subscription.waitingForKeyframe = false
@@ -591,6 +643,21 @@ final class ServerPort {
                 requestUpstreamKeyframe(forward)
             }
         }
+    }
+
+    /// A keyframe of `forward` begins: the players switching to it leave their old picture here, and this keyframe
+    /// is their first packet of the new one.
+    private func switchHere(_ forward: ForwardedStream) {
+        for serial in forward.joining {
+            guard let subscription = sessions[serial]?.subscription, let next = subscription.next,
+                  forwarding[next.stream] === forward else { continue }
+            forwarding[subscription.stream]?.subscribers.removeAll { $0 == serial }
+            subscription.stream = next.stream
+            subscription.next = nil
+            subscription.waitingForKeyframe = true
+            forward.subscribers.append(serial)
+        }
+        forward.joining.removeAll()
     }
 
     /// Passes a publisher's Opus packet to its players whose offers had Opus.
@@ -717,15 +784,14 @@ final class ServerPort {
         }
         if let subscription = peer.subscription {
             forwarding[subscription.stream]?.subscribers.removeAll { $0 == peer.serial }
+            cancelSwitch(peer.serial, subscription)
         } else if let tag = peer.streamTag, !replaced {
             // The publish is over: so is its playback (a replacement keeps its players, whose rewriters carry them
             // across to the new session's media).
             let stream = peer.counters.app + "/" + tag
             if let forward = forwarding[stream], forward.publisher == peer.serial {
                 forwarding[stream] = nil
-                for serial in forward.subscribers {
-                    if let player = sessions[serial] { end(player, reason: "the publish ended", notify: true) }
-                }
+                endPlayers(of: forward, reason: "the publish ended")
             }
         }
         peer.timer?.cancel()

@@ -137,8 +137,9 @@ public final class WebRTCServer: Sendable {
     }
 
     /// Moves the WHEP player `id` of `app` to the WHIP publish whose media tag is `streamTag` (a show's main picture
-    /// switched tiles): it goes on at that publish's last keyframe with the same SSRCs, its sequence numbers and
-    /// timestamps continuing. False when the player ended or nothing publishes there.
+    /// switched tiles): it plays the old picture until the new one's next keyframe (asked for at once), then goes on
+    /// there with the same SSRCs, its sequence numbers and timestamps continuing. False when the player ended or
+    /// nothing publishes there.
     public func follow(session id: String, app: String, streamTag: String) async -> Bool {
         let state = self.state
         return (try? await loop.submit { state.value.follow(id: id, app: app, streamTag: streamTag) }) ?? false
@@ -168,6 +169,10 @@ public final class WebRTCServer: Sendable {
 
     /// How often a publisher may be asked for a keyframe on its players' behalf (joins, PLIs, FIRs, skips).
     public static let upstreamRequestInterval: Duration = .milliseconds(500)
+    /// How long a player switching pictures plays the old one while it waits for the new one's keyframe (a WHIP
+    /// publisher answers the PLI in a round trip; an RTMP one only at its own interval): past it, the player starts
+    /// at the new picture's last keyframe.
+    public static let switchBound: Duration = .seconds(2)
 
     /// Ends a session (a WHIP or, with `playback`, a WHEP DELETE on its Location).
     /// - Returns: false when no session of `app` and that kind has that id.
