@@ -2,11 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `stream live` with the test sources makes the show live through the server's grant; `stream watch --json` sees
-/// the state, the tile and the count change; a browser's watch page plays the picture (over WebRTC); Ctrl-C
-/// (SIGTERM) ends the show.
 @Suite(.serialized, .startsPeers) struct LiveCommandTests {
-    @Test func liveWithTestSourcesIsSeenByWatch() throws {
+    /// `stream live` with the test sources makes the show live, over RTMP through the server's grant or with
+    /// `--webrtc` over WHIP with the host's token; `stream watch --json` sees the state, the tile and the count
+    /// change; Chromium on the show's watch page plays the picture over WebRTC (WHEP); Ctrl-C (SIGTERM) ends the show.
+    @Test(arguments: [false, true]) func liveWithTestSourcesIsSeenByWatch(webrtc: Bool) throws {
         let server = try LiveShowServer()
         let cli = LiveShowCLI(server: server)
         let watcher = try cli.watch("bob", log: "watch.err")
@@ -14,7 +14,8 @@ import Testing
         #expect(welcome.last?["state"] as? String == "idle" && welcome.last?["viewers"] as? Int == 1)
         let token = LiveShowCLI.token("ann")
         let live = try cli.start(["live", server.base, "show:mugs", "--token-stdin", "--source", "test",
-                                  "--quality", "480", "--fps", "24"], stdin: token + "\n", log: "live.err")
+                                  "--quality", "480", "--fps", "24"] + (webrtc ? ["--webrtc"] : []),
+                                 stdin: token + "\n", log: "live.err")
         var events = try readEvents(watcher, until: "live") { $0["event"] as? String == "state" }
         #expect(events.last?["state"] as? String == "live")
         events = try readEvents(watcher, until: "the camera tile") { $0["event"] as? String == "tiles" }
@@ -28,7 +29,7 @@ import Testing
         let played = page.samples.map(\.time)
         #expect(page.errors.isEmpty, "\(page.errors)")
         #expect(page.samples.last?.mode == "webrtc",
-                "an RTMP publish plays over WHEP by default, not \(page.samples.last?.mode ?? "no player")")
+                "the page plays over WHEP by default, not \(page.samples.last?.mode ?? "no player")")
         #expect((played.last ?? 0) > (played.first { $0 > 0 } ?? .infinity) + 1,
                 "the page's video time did not advance: \(played)")
         kill(live.pid, SIGTERM)
