@@ -40,8 +40,8 @@ struct ServeCommand: Command {
         goes in the address's fragment, #token=...); /assets/hls-player.js is the player, for pages of your own.
         GET /metrics answers Prometheus's text format (0.0.4) on a listener of its own, --metrics-listen (default
         127.0.0.1:9464, loopback; off for none), never on the public HTTP port: connections by protocol, live
-        publishes, bytes, LL-HLS requests, live shows' watchers, chat messages, deliveries, drops and refusals by
-        reason, and the show store's commit latency. docs/operations.md lists every metric.
+        publishes, bytes, LL-HLS requests, live shows' watchers, WebRTC sessions, chat messages, deliveries, drops and
+        refusals by reason, and the show store's commit latency. docs/operations.md lists every metric.
         WebRTC publishers (OBS, browsers, `stream broadcast`) push over WHIP to http://HOST:PORT/whip/APP on the
         HTTP listener with the stream key as the bearer token (--keys-file applies as for RTMP); every session's media
         (ICE-lite, DTLS-SRTP, H.264 and Opus) comes to one UDP port, --webrtc-listen (default 127.0.0.1:8189; if
@@ -249,7 +249,8 @@ struct ServeCommand: Command {
         do {
             metrics = try metricsAddress.flatMap { address in
                 try ServeMetrics.start(address, sources: ServeMetrics.Sources(
-                    counters: counters, ingest: server, http: http, hls: hls?.origin, shows: shows?.server),
+                    counters: counters, ingest: server, http: http, hls: hls?.origin, shows: shows?.server,
+                    webRTC: webRTC),
                                        console: console)
             }
         } catch {

@@ -1,5 +1,6 @@
 import HTTP
 import HTTPServer
+import ICE
 import IngestServer
 import LiveHLS
 import LiveProtocol
@@ -7,6 +8,7 @@ import Locking
 import Metrics
 import ShowServer
 import Synchronization
+import WebRTCServer
 
 /// `stream serve`'s `GET /metrics` (docs/operations.md): Prometheus's text format 0.0.4 on a listener of its own,
 /// loopback by default, never the public HTTP port.
@@ -147,11 +149,13 @@ enum ServeMetrics {
         let http: HTTPServer?
         let hls: HLSOrigin?
         let shows: ShowServer?
+        let webRTC: WebRTCServer?
 
         func families() async -> [MetricFamily] {
             let rtmp = ingest.statistics
             let web = await http?.statistics() ?? HTTPServer.Statistics(httpConnections: 0, webSockets: 0)
             let shows = await self.shows?.metrics() ?? ShowMetrics()
+            let rtc = await webRTC?.statistics()
             let origin = hls?.statistics
             // A show's pictures live in its directory; plain publishes' directories hold a "/" (APP/TAG).
             var showRequests: [String: Int] = [:]
@@ -164,10 +168,20 @@ enum ServeMetrics {
                 let key = Counters.Refusal(proto: "live", reason: code.rawValue)
                 refusals[key, default: 0] += shows.refusals[code] ?? 0
             }
+            if let rtc {
+                refusals[Counters.Refusal(proto: "webrtc", reason: "session_limit"), default: 0] += rtc.refusedFull
+            }
             for (proto, reason) in [("rtmp", "publish_refused"), ("rtmp", "connection_limit"), ("hls", "401"),
                                     ("hls", "403"), ("hls", "429")] {
                 refusals[Counters.Refusal(proto: proto, reason: reason), default: 0] += 0
             }
+            // Datagrams on the WebRTC port that reached no session (the routes' counts only grow).
+            let webRTCDrops = rtc.map { rtc in
+                DatagramRoutes<Int>.Drop.allCases.map { drop in
+                    MetricSample(rtc.drops[drop.rawValue] ?? 0,
+                                 labels: [MetricLabel("reason", "webrtc_" + Self.snakeCase(drop.rawValue))])
+                }
+            } ?? []
             let sortedRefusals = refusals.sorted { ($0.key.proto, $0.key.reason) < ($1.key.proto, $1.key.reason) }
             return [
                 .gauge("stream_connections", help: "Connections open now, by protocol.", [
@@ -177,6 +191,12 @@ enum ServeMetrics {
                 ]),
                 .gauge("stream_publishes_live", help: "RTMP publishes live now.", Double(rtmp.publishers)),
                 .gauge("stream_rtmp_players", help: "RTMP players attached to a publish now.", Double(rtmp.players)),
+                .gauge("stream_webrtc_sessions",
+                       help: "WebRTC sessions open now on the UDP port: WHIP publishers and WHEP players.",
+                       rtc.map { rtc in [false, true].map { playback in
+                           MetricSample(rtc.sessions.count { $0.playback == playback },
+                                        labels: [MetricLabel("kind", playback ? "whep" : "whip")])
+                       } } ?? []),
                 .counter("stream_received_bytes_total", help: "Bytes read from peers, by protocol.", [
                     MetricSample(rtmp.bytesReceived, labels: [MetricLabel("protocol", "rtmp")]),
                     MetricSample(web.httpBytesReceived, labels: [MetricLabel("protocol", "http")]),
@@ -226,7 +246,7 @@ enum ServeMetrics {
                     MetricSample(counters.slowWebSocketDrops, labels: [MetricLabel("reason", "slow_websocket")]),
                     MetricSample(shows.malformedDrops, labels: [MetricLabel("reason", "malformed_requests")]),
                     MetricSample(rtmp.playerSkips, labels: [MetricLabel("reason", "rtmp_player_behind")]),
-                ]),
+                ] + webRTCDrops),
                 .counter("stream_refusals_total", help: "Requests refused, by protocol and reason.",
                          sortedRefusals.map { entry in
                     MetricSample(entry.value, labels: [MetricLabel("protocol", entry.key.proto),
@@ -235,6 +255,15 @@ enum ServeMetrics {
                 .histogram("stream_store_commit_seconds",
                            help: "Time the show store took to commit a transaction of writes.", shows.storeCommits),
             ]
+        }
+
+        /// `unknownUfrag` → `unknown_ufrag`: Prometheus label values are snake case by convention.
+        static func snakeCase(_ name: String) -> String {
+            var text = ""
+            for character in name {
+                if character.isUppercase { text += "_" + character.lowercased() } else { text.append(character) }
+            }
+            return text
         }
     }
 }

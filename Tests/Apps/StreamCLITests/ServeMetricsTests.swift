@@ -34,6 +34,12 @@ import Testing
         #expect(throws: CLIError.self) { try address(["--metrics-listen", "nowhere"]) }
     }
 
+    /// Datagram drop reasons become snake-case label values.
+    @Test func dropReasonsAreSnakeCase() {
+        #expect(ServeMetrics.Sources.snakeCase("unknownUfrag") == "unknown_ufrag")
+        #expect(ServeMetrics.Sources.snakeCase("notMultiplexed") == "not_multiplexed")
+    }
+
     @Test func countsRefusalsAndDropsFromEventsWithoutTheirDetails() {
         let counters = ServeMetrics.Counters()
         counters.ingest(.publishRefused(app: "live", keyTag: "k1", peer: "127.0.0.1:5", reason: "unknown key"))

@@ -58,6 +58,12 @@ enum MetricsPeers {
             assert types["stream_chat_messages"] == "counter" and types["stream_connections"] == "gauge", types
             for status_code in ("401", "403", "429"):
                 assert ("stream_refusals_total", (("protocol", "hls"), ("reason", status_code))) in before
+            # The WebRTC port's series exist from the start, at 0.
+            for kind in ("whip", "whep"):
+                assert before[("stream_webrtc_sessions", (("kind", kind),))] == 0, before
+            assert before[("stream_refusals_total", (("protocol", "webrtc"), ("reason", "session_limit")))] == 0
+            for reason in ("not_multiplexed", "unknown_ufrag", "no_username", "unknown_address"):
+                assert ("stream_drops_total", (("reason", "webrtc_" + reason),)) in before, before
 
             ann = await Client(BASE, "show:metrics", mint(SECRET, "ann"), label="ann").open()
             await ann.join()

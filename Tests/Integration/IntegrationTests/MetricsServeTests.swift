@@ -23,7 +23,7 @@ import Testing
         let serve = try BackgroundProcess(try StreamExecutable.url().path, [
             "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)", "--no-record",
             "--shows", work.file("shows.json"), "--token-secret-file", secretFile, "--data-dir", work.file("data"),
-            "--metrics-listen", "127.0.0.1:\(metricsPort)",
+            "--metrics-listen", "127.0.0.1:\(metricsPort)", "--webrtc-listen", "127.0.0.1:0",
         ], environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve.err"))
         defer { serve.stop() }
         try FreePort.waitUntilListening(httpPort)
