@@ -329,7 +329,7 @@ let package = Package(
         .testTarget(name: "StreamCLITests",
                     dependencies: ["StreamCLI", "Capture", "Media", "StreamCore", "stream", "TestSupport", "Identity",
                                    "LiveProtocol", "LiveShows", "RealtimeCalls", "HTTPServer", "IngestServer",
-                                   "Transport", "JSON"],
+                                   "Transport", "JSON", "Locking"],
                     swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "AMF", "FLV", "RTMP", "Transport", "Publisher", "IngestServer",

@@ -41,7 +41,8 @@ struct ServeCommand: Command {
         GET /metrics answers Prometheus's text format (0.0.4) on a listener of its own, --metrics-listen (default
         127.0.0.1:9464, loopback; off for none), never on the public HTTP port: connections by protocol, live
         publishes, bytes, LL-HLS requests, live shows' watchers, WebRTC sessions, chat messages, deliveries, drops and
-        refusals by reason, and the show store's commit latency. docs/operations.md lists every metric.
+        refusals by reason, and the show store's commit latency (rendered at most every 0.5 s; docs/operations.md
+        lists every metric).
         WebRTC publishers (OBS, browsers, `stream broadcast`) push over WHIP to http://HOST:PORT/whip/APP on the
         HTTP listener with the stream key as the bearer token (--keys-file applies as for RTMP); every session's media
         (ICE-lite, DTLS-SRTP, H.264 and Opus) comes to one UDP port, --webrtc-listen (default 127.0.0.1:8189; if

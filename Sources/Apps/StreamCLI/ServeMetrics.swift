@@ -56,12 +56,20 @@ enum ServeMetrics {
     /// - Throws: `CLIError.failure` when an address asked for is in use.
     static func start(_ address: Address, sources: Sources, console: Console) throws -> HTTPServer? {
         var router = HTTPRouter()
-        router.get("/metrics") { _ in
-            var response = HTTPResponse.text(PrometheusText.render(await sources.families()))
-            response.headers.set("Content-Type", PrometheusText.contentType)
-            response.headers.add("Cache-Control", "no-store")
-            return response
-        }
+        let cache = RenderCache()
+        // The same two fields on every answer: encoded once.
+        let fields = HTTPEncodedFields(["Content-Type": PrometheusText.contentType, "Cache-Control": "no-store"])
+        // A fresh rendering is answered on the event loop (no task); an old one renders in a task, which reads
+        // the other servers' loops.
+        router.add(.get, "/metrics", .immediateOrLater { _ in
+            if let body = cache.fresh() { return .response(HTTPResponse(encodedFields: fields, body: .bytes(body))) }
+            return .later { pending in
+                Task {
+                    let body = await cache.body { Array(PrometheusText.render(await sources.families()).utf8) }
+                    pending.respond(HTTPResponse(encodedFields: fields, body: .bytes(body)))
+                }
+            }
+        })
         let configuration = HTTPServer.Configuration(listen: (address.host, address.port),
                                                      maxConnections: maxConnections,
                                                      onEvent: { console.print("metrics: \($0)") })
@@ -79,6 +87,43 @@ enum ServeMetrics {
         let host = address.host.contains(":") ? "[\(address.host)]" : address.host
         console.print("Metrics on http://\(host):\(ports.http ?? address.port)/metrics")
         return server
+    }
+
+    /// How long a rendered exposition answers the scrapes after it: rendering reads every server (a hop to each of
+    /// their loops) and costs ~0.3 ms of CPU in a release build, six times an answer from the cache on the event
+    /// loop; several scrapers at once (a Prometheus pair, an agent, an operator's watch curl) share one rendering.
+    static let renderInterval: Duration = .milliseconds(500)
+
+    /// The last exposition (its bytes) and when it was rendered; a scrape within the interval of it gets it again.
+    final class RenderCache: Sendable {
+        private let last = Locked<(at: Int64, body: [UInt8])?>(nil)
+        private let interval: Int64
+        private let clock: @Sendable () -> Int64
+
+        /// - Parameter clock: nanoseconds of a monotonic clock.
+        init(interval: Duration = renderInterval, clock: @escaping @Sendable () -> Int64 = {
+            MonotonicClock.nanoseconds
+        }) {
+            self.interval = interval.components.seconds * 1_000_000_000
+                + interval.components.attoseconds / 1_000_000_000
+            self.clock = clock
+        }
+
+        /// The cached body while it is fresh.
+        func fresh() -> [UInt8]? {
+            let now = clock()
+            guard let cached = last.withLock({ $0 }), now - cached.at < interval else { return nil }
+            return cached.body
+        }
+
+        /// The cached body while it is fresh, else what `render` makes now (kept for the next scrapes).
+        func body(_ render: () async -> [UInt8]) async -> [UInt8] {
+            if let body = fresh() { return body }
+            let now = clock()
+            let body = await render()
+            last.withLock { $0 = (now, body) }
+            return body
+        }
     }
 
     /// Refusals, drops and LL-HLS requests, counted as their events pass (from any thread).

@@ -1,5 +1,6 @@
 import HTTPServer
 import IngestServer
+import Locking
 import Transport
 import Testing
 @testable import StreamCLI
@@ -32,6 +33,22 @@ import Testing
         https.tlsListen = ("0.0.0.0", 8443, TLSServerConfiguration(certificateFile: "c", privateKeyFile: "k"))
         #expect(throws: CLIError.self) { try address(["--metrics-listen", "127.0.0.1:8443"], http: https) }
         #expect(throws: CLIError.self) { try address(["--metrics-listen", "nowhere"]) }
+    }
+
+    /// Scrapes within the render interval share one rendering; the first after it renders again.
+    @Test func scrapesWithinTheIntervalShareOneRendering() async {
+        let clock = Locked<Int64>(0)
+        let cache = ServeMetrics.RenderCache(interval: .milliseconds(500), clock: { clock.withLock { $0 } })
+        let renders = Locked(0)
+        let render = { () async -> [UInt8] in [renders.withLock { $0 += 1; return UInt8($0) }] }
+        #expect(cache.fresh() == nil)
+        #expect(await cache.body(render) == [1])
+        clock.withLock { $0 = 499_999_999 }
+        #expect(await cache.body(render) == [1] && cache.fresh() == [1])
+        clock.withLock { $0 = 500_000_000 }
+        #expect(cache.fresh() == nil)
+        #expect(await cache.body(render) == [2])
+        #expect(await cache.body(render) == [2] && renders.withLock { $0 } == 2)
     }
 
     /// Datagram drop reasons become snake-case label values.
