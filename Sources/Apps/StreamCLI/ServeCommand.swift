@@ -65,13 +65,17 @@ struct ServeCommand: Command {
         there 404, too many players 503; a ban ends the user's players. RTMP pictures (OBS) play there as well.
         --config FILE takes these options from a JSON object, a key per option without its dashes ("http-listen":
         "127.0.0.1:8080", "no-http": true, an array for one given more than once); the command line overrides the
-        file, and SIGHUP does not re-read it. Secrets never go in it: they stay in the files --token-secret-file,
+        file, and a reload does not re-read it. Secrets never go in it: they stay in the files --token-secret-file,
         --webhook-secret-file and --keys-file name (docs/operations.md, "A config file").
         --log-format json prints each line as a JSON object: time (UTC, ISO 8601 with milliseconds), level, event
         (a short stable name, "log" for a line without one), message (the text line) and, for publishes and plays,
         app, tag and peer; as in text, never a stream key or a token. An error in --config or --log-format is
         printed as text; any later one that stops stream serve is an object too (event "fatal").
+        `stream serve reload [--data-dir DIR | --config FILE]` (or SIGHUP) makes the server of that data directory
+        re-read its shows, keys and webhook secret files without dropping anyone; it prints what the server said
+        and exits 1 if a file was refused (it finds the server by DIR/serve.pid; docs/operations.md, "Reloading").
         """
+    let argumentsSynopsis = "[reload]"
     let options: [OptionSpec] = [
         .value("listen", valueName: "HOST:PORT",
                help: "Plain RTMP address (default 127.0.0.1:1935; port 0 = any free)."),
@@ -93,6 +97,9 @@ struct ServeCommand: Command {
         // --config FILE: the file's options under the command line's (docs/operations.md, "A config file").
         let file = try ServeConfigFile.load(commandLine, options: options)
         let arguments = file?.merged(under: commandLine) ?? commandLine
+        if commandLine.positionals.first == "reload" {
+            return try reload(commandLine, arguments, context: context)
+        }
         let format: ServeLogFormat
         do {
             format = try ServeLogFormat.parse(arguments)
@@ -111,6 +118,24 @@ struct ServeCommand: Command {
             logged.console.printError("stream: \(located.message)")
             return located.exitCode
         }
+    }
+
+    /// `stream serve reload [--data-dir DIR | --config FILE]`: asks the server of that data directory to re-read
+    /// its files, prints what it said, and exits 1 when it refused one.
+    private func reload(_ commandLine: ParsedArguments, _ arguments: ParsedArguments,
+                        context: CommandContext) throws -> Int32 {
+        guard commandLine.positionals.count == 1 else {
+            throw CLIError.usage("serve reload takes no arguments: \(commandLine.positionals.dropFirst().first ?? "")")
+        }
+        let allowed: Set = ["data-dir", ServeConfigFile.option.name]
+        if let other = commandLine.values.keys.sorted().first(where: { !allowed.contains($0) })
+            ?? commandLine.flags.sorted().first {
+            throw CLIError.usage("serve reload takes only --data-dir or --config, not --\(other)")
+        }
+        let directory = try arguments.value("data-dir") ?? ServeShows.defaultDataDirectory(context.environment)
+        let status = try ServeControl(directory: directory).reload()
+        for line in status.lines { context.console.print(line) }
+        return status.refused ? ExitCode.failure : ExitCode.success
     }
 
     private func serve(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
@@ -200,12 +225,20 @@ struct ServeCommand: Command {
             console.print("Watch pages at /watch/NAME on the HTTP listener")
         }
         webhooks?.start()
-        // SIGHUP re-reads the shows and keys files (docs/operations.md).
+        // SIGHUP (or `stream serve reload`, which finds this server by the pid file in its data directory) re-reads
+        // the shows, keys and webhook secret files (docs/operations.md); each outcome goes to the log and the
+        // status file.
         let reloadable = ServeReload(shows: shows.flatMap { shows in arguments.value("shows").map { (shows, $0) } },
                                      keys: configuration.allowedKeys.flatMap { keys in
-                                         arguments.value("keys-file").map { (keys, $0) } })
-        let reload = reloadable.isEmpty ? nil : ReloadSignal {
-            for line in reloadable.run() { console.print(Self.timestamp() + " " + line) }
+                                         arguments.value("keys-file").map { (keys, $0) } },
+                                     webhooks: webhooks)
+        let control = (shows?.dataDirectory ?? (try? ServeShows.defaultDataDirectory(context.environment)))
+            .map(ServeControl.init)
+        let reloads = Locked(0)
+        let reload = ReloadSignal {
+            let outcome = reloadable.run()
+            for line in outcome.lines { console.print(Self.timestamp() + " " + line) }
+            control?.record(sequence: reloads.withLock { $0 += 1; return $0 }, outcome)
         }
         // WHIP's UDP port, before the HTTP routes that hand it offers.
         let webRTC: WebRTCServer?
@@ -265,6 +298,11 @@ struct ServeCommand: Command {
         } else {
             console.print("Not recording")
         }
+        if let control, !control.claim() {
+            console.print("Cannot write \(control.pidFile): `stream serve reload` will not find this server "
+                          + "(kill -HUP \(getpid()) reloads it)")
+        }
+        defer { control?.release() }
         try runBlocking {
             if let duration {
                 _ = await interrupt.wait(upTo: .milliseconds(Int(duration * 1000)))

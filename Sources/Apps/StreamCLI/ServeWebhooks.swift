@@ -42,7 +42,10 @@ final class ServeWebhooks: Sendable {
     private let url: String
     /// The URL as the log shows it: scheme, host and port only (a path or query may hold a credential).
     private let shownURL: String
-    private let secret: [UInt8]
+    /// The signing secret: replaced when a reload re-reads its file (a rotation).
+    private let secret: Locked<[UInt8]>
+    /// The secret's file, re-read by a reload.
+    let secretFile: String
     private let path: String
     private let client: HTTPClient
     private let console: Console
@@ -70,12 +73,7 @@ final class ServeWebhooks: Sendable {
             throw CLIError.usage("--webhook needs --webhook-secret-file FILE (make one with `openssl rand -hex 32 > "
                                     + "FILE; chmod 600 FILE`)")
         }
-        let contents = try TokenSecretFile.privateContents(secretFile, flag: "--webhook-secret-file",
-                                                          what: "a webhook secret")
-        let secret = Array(String(decoding: contents, as: UTF8.self).trimmed.utf8)
-        guard secret.count >= minimumSecretLength else {
-            throw CLIError.usage("--webhook-secret-file: the secret is shorter than \(minimumSecretLength) bytes")
-        }
+        let secret = try readSecret(secretFile)
         let client: HTTPClient
         do {
             client = try HTTPClient(options: HTTPClient.Options(connectTimeout: .seconds(5),
@@ -85,14 +83,45 @@ final class ServeWebhooks: Sendable {
             throw CLIError.failure("webhooks: \(error.description)")
         }
         return try ServeWebhooks(url: url, shownURL: "\(parsed.scheme)://\(parsed.hostField)", secret: secret,
-                                 directory: dataDirectory, client: client, console: console)
+                                 secretFile: secretFile, directory: dataDirectory, client: client, console: console)
     }
 
-    private init(url: String, shownURL: String, secret: [UInt8], directory: String, client: HTTPClient,
-                 console: Console) throws {
+    /// The secret in `file`: private (0600), at least ``minimumSecretLength`` bytes once trimmed.
+    /// - Throws: `CLIError.usage` saying what is wrong.
+    private static func readSecret(_ file: String) throws -> [UInt8] {
+        let contents = try TokenSecretFile.privateContents(file, flag: "--webhook-secret-file",
+                                                          what: "a webhook secret")
+        let secret = Array(String(decoding: contents, as: UTF8.self).trimmed.utf8)
+        guard secret.count >= minimumSecretLength else {
+            throw CLIError.usage("--webhook-secret-file: the secret is shorter than \(minimumSecretLength) bytes")
+        }
+        return secret
+    }
+
+    /// Re-reads the secret's file (a reload): deliveries from now on are signed with what it holds; a file that
+    /// fails the checks is refused and the secret in force stays.
+    /// - Returns: the log line.
+    func reloadSecret() -> String {
+        do {
+            let fresh = try Self.readSecret(secretFile)
+            let changed = secret.withLock { current in
+                defer { current = fresh }
+                return current != fresh
+            }
+            return "webhooks: reloaded \(secretFile): "
+                + (changed ? "a new secret signs what is sent from now on" : "the same secret")
+        } catch {
+            let reason = (error as? CLIError)?.message ?? "\(error)"
+            return "webhooks: reload refused: \(reason); the secret in force stays"
+        }
+    }
+
+    private init(url: String, shownURL: String, secret: [UInt8], secretFile: String, directory: String,
+                 client: HTTPClient, console: Console) throws {
         self.url = url
         self.shownURL = shownURL
-        self.secret = secret
+        self.secret = Locked(secret)
+        self.secretFile = secretFile
         self.client = client
         self.console = console
         path = directory + "/" + Self.fileName
@@ -225,8 +254,8 @@ final class ServeWebhooks: Sendable {
                 "User-Agent": "stream-webhooks/1",
                 WebhookSignature.idHeader: entry.id,
                 WebhookSignature.timestampHeader: String(timestamp),
-                WebhookSignature.signatureHeader: WebhookSignature.signature(secret: secret, timestamp: timestamp,
-                                                                             body: entry.body),
+                WebhookSignature.signatureHeader: WebhookSignature.signature(secret: secret.withLock { $0 },
+                                                                             timestamp: timestamp, body: entry.body),
             ]
             let failure: String
             do {

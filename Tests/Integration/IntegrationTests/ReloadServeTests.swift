@@ -98,17 +98,35 @@ import Testing
         #expect(reloaded.contains("shows: reloaded \(showsFile): 2 patterns"), "\(reloaded)")
         #expect(try Self.card(httpPort, "talk:x") == "200")
 
+        // `stream serve reload` finds the server by its data directory and prints what it said: the broken file is
+        // refused with its line (exit 1), the fixed one reloaded (exit 0).
+        let home = TemporaryConfigHome.environment(in: work.path)
+        let command = ["serve", "reload", "--data-dir", work.file("data")]
         try Self.broken.write(toFile: showsFile, atomically: true, encoding: .utf8)
-        #expect(kill(serve.pid, SIGHUP) == 0)
-        let refused = Self.output(of: serve, until: "shows: reload", within: 10)
-        #expect(refused.contains("shows: reload refused") && refused.contains("line 3"), "\(refused)")
+        let refused = try Subprocess.run(try StreamExecutable.url().path, command, timeout: 20, environment: home)
+        #expect(refused.status == 1 && refused.stdout.contains("shows: reload refused")
+                    && refused.stdout.contains("line 3"), "\(refused.stdout)\(refused.stderr)")
+        #expect(Self.output(of: serve, until: "shows: reload", within: 10).contains("line 3"), "the log says it too")
         #expect(try Self.card(httpPort, "talk:x") == "200", "the declarations in force stay")
         #expect(try Self.card(httpPort, "gone:x") == "404")
+        try Self.after.write(toFile: showsFile, atomically: true, encoding: .utf8)
+        let fixed = try Subprocess.run(try StreamExecutable.url().path, command, timeout: 20, environment: home)
+        #expect(fixed.status == 0 && fixed.stdout == "shows: reloaded \(showsFile): 2 patterns\n",
+                "\(fixed.stdout)\(fixed.stderr)")
+        // Another data directory has no server: said, exit 1.
+        let nobody = try Subprocess.run(try StreamExecutable.url().path,
+                                        ["serve", "reload", "--data-dir", work.file("elsewhere")], timeout: 20,
+                                        environment: home)
+        #expect(nobody.status == 1 && nobody.stderr.contains("no stream serve is running"), "\(nobody.stderr)")
+        #expect(try Subprocess.run(try StreamExecutable.url().path, command + ["--shows", "x"], timeout: 20,
+                                   environment: home).status == 2, "reload takes only --data-dir or --config")
 
         #expect(FileManager.default.createFile(atPath: work.file("done"), contents: Data()))
         #expect(try watcher.readLine(timeout: 20) == "still connected",
                 "\((try? String(contentsOfFile: work.file("watcher.err"), encoding: .utf8)) ?? "")")
         #expect(serve.isRunning)
+        serve.stop()
+        #expect(!FileManager.default.fileExists(atPath: work.file("data/serve.pid")), "the pid file goes with it")
     }
 
     /// ffmpeg's arguments to publish a small test picture for `seconds` to `url`.

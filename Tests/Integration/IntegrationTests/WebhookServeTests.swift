@@ -12,19 +12,20 @@ import Testing
     static let webhookSecret = "whsec-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
 
     /// The receiver: `receiver.py PORT SECRET_FILE LOG FAIL_FIRST` answers the first FAIL_FIRST requests 500 and the
-    /// rest 204, and appends one JSON line per request to LOG with whether its signature checked.
+    /// rest 204, and appends one JSON line per request to LOG with whether its signature checked against the secret
+    /// SECRET_FILE holds then.
     static let receiver = #"""
         import hashlib, hmac, json, sys, time
         from http.server import BaseHTTPRequestHandler, HTTPServer
 
-        PORT, SECRET, LOG, FAIL_FIRST = int(sys.argv[1]), open(sys.argv[2], "rb").read().strip(), sys.argv[3], \
-            int(sys.argv[4])
+        PORT, SECRET_FILE, LOG, FAIL_FIRST = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
         seen = {"requests": 0}
 
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers["Content-Length"]))
+                SECRET = open(SECRET_FILE, "rb").read().strip()  # read each time: a test rotates it
                 timestamp = self.headers["Stream-Timestamp"]
                 expected = "v1=" + hmac.new(SECRET, timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
                 signed = hmac.compare_digest(expected, self.headers["Stream-Signature"] or "")
@@ -192,6 +193,38 @@ import Testing
         let log = Self.output(of: serve, until: "never", within: 0.5)
         #expect(log.contains("attempt 1 failed (answered 500)"), "\(log)")
         #expect(!log.contains("hidden-credential") && !log.contains(Self.webhookSecret), "\(log)")
+    }
+
+    /// `stream serve reload` re-reads the webhook secret's file: what is sent after is signed with the new secret
+    /// (the receiver checks against the file as it is then); a file others can read is refused and changes nothing.
+    @Test func aReloadedSecretSignsWhatIsSentAfter() async throws {
+        let setup = try Setup()
+        let receiver = try setup.receiver()
+        defer { receiver.stop() }
+        let serve = try setup.serve()
+        defer { serve.stop() }
+        let reload = { () throws -> Subprocess.Result in
+            try Subprocess.run(try StreamExecutable.url().path,
+                               ["serve", "reload", "--data-dir", setup.work.file("data")], timeout: 20,
+                               environment: TemporaryConfigHome.environment(in: setup.work.path))
+        }
+        let rotated = "whsec-rotated-0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+        try (rotated + "\n").write(toFile: setup.webhookSecret, atomically: true, encoding: .utf8)
+        #expect(chmod(setup.webhookSecret, 0o644) == 0)
+        let refused = try reload()
+        #expect(refused.status == 1 && refused.stdout.contains("webhooks: reload refused"), "\(refused.stdout)")
+        #expect(chmod(setup.webhookSecret, 0o600) == 0)
+        let reloaded = try reload()
+        #expect(reloaded.status == 0 && reloaded.stdout.contains("webhooks: reloaded")
+                    && reloaded.stdout.contains("a new secret"), "\(reloaded.stdout)\(reloaded.stderr)")
+        try setup.goLive()
+        try await eventually("show.ended accepted", within: .seconds(20), every: .milliseconds(50),
+                             seen: { "\(setup.received())" }) { setup.accepted().contains("show.ended") }
+        let received = setup.received()
+        #expect(!received.isEmpty && received.allSatisfy { $0["signed"] as? Bool == true },
+                "signed with the rotated secret: \(received)")
+        let log = Self.output(of: serve, until: "never", within: 0.5)
+        #expect(!log.contains(rotated) && !log.contains(Self.webhookSecret), "\(log)")
     }
 
     @Test func eventsQueuedWhenTheServerIsKilledArriveAfterARestart() async throws {
