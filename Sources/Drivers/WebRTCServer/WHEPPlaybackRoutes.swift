@@ -27,15 +27,9 @@ public struct WHEPPlaybackRoutes: WebRTCRouteAnswers, Sendable {
 
     /// Adds `POST` and `OPTIONS` on `/whep/{app}/{tag}`, `DELETE` and `OPTIONS` on its sessions.
     public func add(to router: inout HTTPRouter) {
-        let routes = self
-        router.add(.post, Self.prefix + "/{app}/{tag}", bodyLimit: SessionDescription.maximumSize,
-                   .async { request in await routes.post(request) })
-        router.add(.options, Self.prefix + "/{app}/{tag}",
-                   .immediate { _ in Self.preflight(allow: "OPTIONS, POST", headers: "Content-Type") })
-        router.add(.delete, Self.prefix + "/{app}/{tag}/session/{id}",
-                   .async { request in await routes.delete(request) })
-        router.add(.options, Self.prefix + "/{app}/{tag}/session/{id}",
-                   .immediate { _ in Self.preflight(allow: "OPTIONS, DELETE", headers: "Content-Type") })
+        Self.addRoutes(to: &router, endpoint: Self.prefix + "/{app}/{tag}",
+                       session: Self.prefix + "/{app}/{tag}/session/{id}", headers: "Content-Type",
+                       post: post, delete: delete)
     }
 
     /// Answers a WHEP POST.

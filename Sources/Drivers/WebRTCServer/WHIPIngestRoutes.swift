@@ -40,13 +40,8 @@ public struct WHIPIngestRoutes: WebRTCRouteAnswers, Sendable {
 
     /// Adds `POST` and `OPTIONS` on `/whip/{app}`, `DELETE` and `OPTIONS` on `/whip/{app}/session/{id}`.
     public func add(to router: inout HTTPRouter) {
-        let routes = self
-        router.add(.post, Self.prefix + "/{app}", bodyLimit: SessionDescription.maximumSize,
-                   .async { request in await routes.post(request) })
-        router.add(.options, Self.prefix + "/{app}", .immediate { _ in Self.preflight(allow: "OPTIONS, POST") })
-        router.add(.delete, Self.prefix + "/{app}/session/{id}", .async { request in await routes.delete(request) })
-        router.add(.options, Self.prefix + "/{app}/session/{id}",
-                   .immediate { _ in Self.preflight(allow: "OPTIONS, DELETE") })
+        Self.addRoutes(to: &router, endpoint: Self.prefix + "/{app}", session: Self.prefix + "/{app}/session/{id}",
+                       post: post, delete: delete)
     }
 
     /// Answers a WHIP POST.

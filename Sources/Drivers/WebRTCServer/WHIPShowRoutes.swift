@@ -50,13 +50,8 @@ public struct WHIPShowRoutes: WebRTCRouteAnswers, Sendable {
 
     /// Adds `POST` and `OPTIONS` on `/v1/streams/{name}/whip`, `DELETE` and `OPTIONS` on its sessions.
     public func add(to router: inout HTTPRouter) {
-        let routes = self
         let path = Self.prefix + "/{name}/" + Self.endpoint
-        router.add(.post, path, bodyLimit: SessionDescription.maximumSize,
-                   .async { request in await routes.post(request) })
-        router.add(.options, path, .immediate { _ in Self.preflight(allow: "OPTIONS, POST") })
-        router.add(.delete, path + "/{id}", .async { request in await routes.delete(request) })
-        router.add(.options, path + "/{id}", .immediate { _ in Self.preflight(allow: "OPTIONS, DELETE") })
+        Self.addRoutes(to: &router, endpoint: path, session: path + "/{id}", post: post, delete: delete)
     }
 
     /// Answers a WHIP POST.
