@@ -10,6 +10,8 @@ packages=(
     ffmpeg xvfb pulseaudio pulseaudio-utils sox
     libsqlite3-dev sqlite3 libsrtp2-dev libopus-dev libfaad-dev coturn
     chromium fonts-dejavu-core wrk curl
+    # systemd-analyze checks docs/deploy/stream.service (DeployTests).
+    systemd
     # HLS players in HLSPlayerTests: VLC (cvlc; its adaptive and mp4 demuxers and avcodec are in plugin-base),
     # GStreamer's gst-launch (tools), souphttpsrc/qtdemux/hlsdemux2 (good), legacy hlsdemux/h264parse (bad),
     # avdec_h264 (libav).

@@ -64,6 +64,12 @@ public final class LiveShowServer: @unchecked Sendable {
         process = nil
     }
 
+    /// The server's next line of standard output (its log), within `timeout` seconds.
+    public func readLine(timeout: TimeInterval) throws -> String {
+        guard let process else { throw Subprocess.Failure(description: "the server is not running") }
+        return try process.readLine(timeout: timeout)
+    }
+
     /// The server's HTTP base URL, as apps and `stream watch` take it.
     public var base: String { "http://127.0.0.1:\(httpPort)" }
 
