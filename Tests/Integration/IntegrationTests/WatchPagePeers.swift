@@ -286,6 +286,11 @@ enum WatchPagePeers {
                 # name, both messages its own (issue 34 items 5 and 12).
                 token = await page.evaluate("() => localStorage.getItem('stream-visitor-token')")
                 await page.locator("#visitor-rename").click()
+                # The name field counts code points as the server does (64), not UTF-16 units (32 emoji).
+                await page.locator("#visitor-name").focus()
+                await page.keyboard.insert_text("\U0001F3A5" * 65)
+                typed = await page.evaluate("() => Array.from(document.getElementById('visitor-name').value).length")
+                assert typed == 64, f"64 emoji fit in the name field, the 65th is cut ({typed} code points)"
                 await page.locator("#visitor-name").fill("Zoë")
                 await page.locator("#visitor-form button[type=submit]").click()
                 await page.locator("#visitor-shown", has_text="Zoë").wait_for()

@@ -1445,13 +1445,16 @@
     }
   });
 
-  // The server counts a message's length in code points (500 at most); the textarea's maxlength counts UTF-16
-  // units, so it is set to 1000 (500 emoji) and what passes 500 code points is cut here.
-  const maxMessageCodePoints = 500;
-  els.text.addEventListener('input', () => {
-    const points = Array.from(els.text.value);
-    if (points.length > maxMessageCodePoints) els.text.value = points.slice(0, maxMessageCodePoints).join('');
-  });
+  // The server counts lengths in code points (a message 500 at most, a name 64); an element's maxlength counts UTF-16
+  // units, so it is set to twice that (the message's 1000 hold 500 emoji) and what passes the count is cut here.
+  function limitCodePoints(element, most) {
+    element.addEventListener('input', () => {
+      const points = Array.from(element.value);
+      if (points.length > most) element.value = points.slice(0, most).join('');
+    });
+  }
+  limitCodePoints(els.text, 500);
+  limitCodePoints(els.visitorName, 64);
 
   els.slowSelect.addEventListener('change', () => act('setSlow', { seconds: Number(els.slowSelect.value) }));
   els.clearChat.addEventListener('click', () => act('clearChat'));
