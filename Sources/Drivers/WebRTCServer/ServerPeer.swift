@@ -32,6 +32,8 @@ final class ServerPeer {
     /// The publish's media tag (the LL-HLS address's), when its media is passed on; nil: counted only.
     let streamTag: String?
     var frames = H264FrameAssembler()
+    /// A publisher's video packets missed on the way, asked for again with NACKs.
+    var losses = RTPLossTracker()
     var videoTags = WHIPVideoTags()
     /// When the first video tag was passed on: the audio tags' timeline starts from it.
     var videoStart: Duration?

@@ -449,6 +449,7 @@ final class ServerPort {
         let payloadType = packet[1] & 0x7f
         if payloadType == peer.answer.video?.payloadType {
             peer.counters.videoPackets += 1
+            recoverLosses(packet, peer)
             if let forward = forwardedStream(of: peer) { forwardVideo(packet, forward) }
             if peer.streamTag != nil { video(packet, peer) }
         } else if payloadType == peer.answer.audio?.payloadType {
@@ -465,6 +466,22 @@ final class ServerPort {
             peer.receiving = true
             emit(.receiving(peer.counters))
         }
+    }
+
+    /// Asks a publisher again for the video packets that did not come (generic NACK, RFC 4585 §6.2.1): what
+    /// comes then goes to the players (whose NACKs the cache could not answer) and into the frames for LL-HLS,
+    /// where a loss would otherwise cost a keyframe. The request rides an empty receiver report, as a PLI does.
+    private func recoverLosses(_ packet: [UInt8], _ peer: ServerPeer) {
+        peer.losses.observe(UInt16(packet[2]) << 8 | UInt16(packet[3]))
+        peer.counters.packetsRecovered = peer.losses.recovered
+        let lost = peer.losses.due(now: now)
+        guard !lost.isEmpty, let outbound = peer.outbound, let remote = Self.mediaDestination(of: peer) else { return }
+        let ssrc = UInt32(packet[8]) << 24 | UInt32(packet[9]) << 16 | UInt32(packet[10]) << 8 | UInt32(packet[11])
+        let compound = RTCPPacket.receiverReport(ssrc: peer.localSSRC, reports: []).encoded
+            + RTCPPacket.nack(senderSSRC: peer.localSSRC, mediaSSRC: ssrc, lost: lost).encoded
+        guard let protected = try? outbound.protect(rtcp: compound) else { return }
+        socket.send(protected, to: remote)
+        peer.counters.packetsRequested += lost.count
     }
 
     /// Rebuilds frames and passes them on as FLV tags (for LL-HLS), when the session has a media tag.

@@ -32,7 +32,8 @@ public enum WebRTCServerEvent: Sendable, Hashable, CustomStringConvertible {
         case .ended(let session, let reason):
             return "WHIP session \(session.serial) on \(session.app): ended (\(reason)); received "
                 + "\(session.videoPackets) H.264 and \(session.audioPackets) Opus RTP packets, "
-                + "\(session.rtcpPackets) RTCP, \(session.unprotectFailures) refused by SRTP"
+                + "\(session.rtcpPackets) RTCP, \(session.unprotectFailures) refused by SRTP, "
+                + "\(session.packetsRequested) asked for again (NACK), \(session.packetsRecovered) of them came"
                 + (session.videoFrames + session.framesDropped > 0
                     ? "; \(session.videoFrames) H.264 frames passed on, \(session.framesDropped) dropped, "
                         + "\(session.keyframeRequests) keyframe requests, \(session.audioFrames) AAC frames from Opus"

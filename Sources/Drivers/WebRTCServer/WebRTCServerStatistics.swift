@@ -31,6 +31,9 @@ public struct WHIPSessionStatistics: Sendable, Hashable {
     /// Keyframe requests (PLI) sent after a loss, at most every 500 ms while frames are dropped (WHEP: the
     /// player's PLIs and FIRs received).
     public var keyframeRequests = 0
+    /// WHIP: video packets asked for again (NACKs), and how many of those came.
+    public var packetsRequested = 0
+    public var packetsRecovered = 0
     /// SRTCP packets unprotected.
     public var rtcpPackets = 0
     /// SRTP packets with another payload type than the answer's two (dropped).

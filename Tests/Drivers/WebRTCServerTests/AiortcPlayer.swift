@@ -12,16 +12,18 @@ struct AiortcPlayer {
     let directory: TemporaryDirectory
 
     /// With `dropAfter`, the server's media comes through a UDP relay that drops one video packet that many seconds
-    /// after the first (then prints `{"dropped": 1}` before the summary), for the player to NACK.
+    /// after the first (then prints `{"dropped": 1}` before the summary), for the player to NACK. With `loss` (a
+    /// fraction) the relay drops that share of all datagrams each way, at random (seeded; the summary's `lost`).
     /// With `token` it is sent as `Authorization: Bearer`; with `ticks` a line `{"tick": frames, "rgb": …}` comes
     /// every half second while it plays.
-    init(whepURL: String, seconds: Double = 3, dropAfter: Double? = nil, token: String? = nil,
+    init(whepURL: String, seconds: Double = 3, dropAfter: Double? = nil, loss: Double? = nil, token: String? = nil,
          ticks: Bool = false) throws {
         directory = try TemporaryDirectory("aiortc-whep")
         let script = directory.file("player.py")
         try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
         var environment = ["WHEP_URL": whepURL, "WHEP_SECONDS": String(seconds)]
         if let dropAfter { environment["WHEP_DROP_AFTER"] = String(dropAfter) }
+        if let loss { environment["WHEP_LOSS"] = String(loss) }
         if let token { environment["WHEP_TOKEN"] = token }
         if ticks { environment["WHEP_TICKS"] = "1" }
         process = try BackgroundProcess("python3", [script], environment: environment,
@@ -48,10 +50,13 @@ struct AiortcPlayer {
     }
 
     static let script = #"""
-    import asyncio, json, os, re, time, urllib.request, urllib.error, urllib.parse
+    import asyncio, json, os, random, re, time, urllib.request, urllib.error, urllib.parse
 
     URL, SECONDS = os.environ["WHEP_URL"], float(os.environ["WHEP_SECONDS"])
     DROP_AFTER = os.environ.get("WHEP_DROP_AFTER")
+    LOSS = float(os.environ.get("WHEP_LOSS", "0"))
+    chance = random.Random(11)
+    lost = []
     TOKEN, TICKS = os.environ.get("WHEP_TOKEN"), os.environ.get("WHEP_TICKS")
     dropped = []
 
@@ -76,13 +81,17 @@ struct AiortcPlayer {
         def forward(self, side, data, addr):
             if side == "front":
                 self.client = addr
+            if LOSS and chance.random() < LOSS:
+                lost.append(1)
+                return
+            if side == "front":
                 self.back.sendto(data, ("127.0.0.1", self.server_port))
                 return
             rtp = len(data) > 1 and 128 <= data[0] <= 191 and not 192 <= data[1] <= 223
             if rtp and self.first_media is None:
                 self.first_media = time.time()
             # SRTP keeps the RTP header in the clear: the payload type is readable.
-            if (rtp and (data[1] & 0x7F) == self.video_pt and not dropped
+            if (self.drop_after is not None and rtp and (data[1] & 0x7F) == self.video_pt and not dropped
                     and time.time() - self.first_media >= self.drop_after):
                 dropped.append(1)
                 return
@@ -92,7 +101,7 @@ struct AiortcPlayer {
     async def through_relay(answer):
         port = int(re.search(r"^m=\w+ (\d+) ", answer, re.M).group(1))
         video_pt = int(re.search(r"^m=video \d+ \S+ (\d+)", answer, re.M).group(1))
-        relay = Relay(port, video_pt, float(DROP_AFTER))
+        relay = Relay(port, video_pt, float(DROP_AFTER) if DROP_AFTER else None)
         relay_port = await relay.start()
         answer = re.sub(r"^(m=\w+ )%d " % port, r"\g<1>%d " % relay_port, answer, flags=re.M)
         answer = re.sub(r"^(a=candidate:.* )%d( typ )" % port, r"\g<1>%d\2" % relay_port, answer, flags=re.M)
@@ -178,7 +187,7 @@ struct AiortcPlayer {
         if status != 201:
             await pc.close()
             return
-        if DROP_AFTER:
+        if DROP_AFTER or LOSS:
             relay, body = await through_relay(body)
         await pc.setRemoteDescription(RTCSessionDescription(sdp=body, type="answer"))
         try:
@@ -197,6 +206,7 @@ struct AiortcPlayer {
         else:
             await asyncio.sleep(SECONDS)
         seen["dropped"] = len(dropped)
+        seen["lost"] = len(lost)
         if sound["samples"]:
             import numpy
             samples = numpy.concatenate(sound["samples"])

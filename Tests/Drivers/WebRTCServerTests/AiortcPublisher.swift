@@ -12,12 +12,13 @@ struct AiortcPublisher {
     /// `{"status": …, "location": …}` (then `{"state": "connected"}` once connected); without, it prints
     /// `{"offer": …}` and waits for `answer.sdp` in its directory. With `dropAfter` (the in-process mode only) its
     /// media goes through a UDP relay that drops one video packet that many seconds after the first, then prints
-    /// `{"dropped": 1}`.
+    /// `{"dropped": 1}`. With `loss` (a fraction; either mode) the relay drops that share of the datagrams each way,
+    /// at random (seeded), and the last line (its state once disconnected) says how many it lost (`"lost"`).
     /// With `colour` (RGB) the video is that colour, whole, instead of aiortc's blank frames: a player's decoded
     /// picture can then be told from a blank one. With `tone` (hertz) the audio is that sine at half scale, 48 kHz,
     /// instead of aiortc's 8 kHz silence: a transcode's output can then be told from silence.
-    init(whipURL: String? = nil, key: String? = nil, dropAfter: Double? = nil, colour: [Int]? = nil,
-         tone: Double? = nil) throws {
+    init(whipURL: String? = nil, key: String? = nil, dropAfter: Double? = nil, loss: Double? = nil,
+         colour: [Int]? = nil, tone: Double? = nil) throws {
         directory = try TemporaryDirectory("aiortc-whip")
         let script = directory.file("publisher.py")
         try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
@@ -25,6 +26,7 @@ struct AiortcPublisher {
         if let whipURL { environment["WHIP_URL"] = whipURL }
         if let key { environment["WHIP_KEY"] = key }
         if let dropAfter { environment["WHIP_DROP_AFTER"] = String(dropAfter) }
+        if let loss { environment["WHIP_LOSS"] = String(loss) }
         if let tone { environment["WHIP_TONE"] = String(tone) }
         if let colour { environment["WHIP_COLOUR"] = colour.map(String.init).joined(separator: ",") }
         process = try BackgroundProcess("python3", [script, directory.path], environment: environment,
@@ -59,11 +61,13 @@ struct AiortcPublisher {
     }
 
     static let script = #"""
-    import asyncio, json, os, re, sys, time, urllib.request, urllib.error
+    import asyncio, json, os, random, re, sys, time, urllib.request, urllib.error
 
     DIR = sys.argv[1]
     URL, KEY = os.environ.get("WHIP_URL"), os.environ.get("WHIP_KEY")
     DROP_AFTER = os.environ.get("WHIP_DROP_AFTER")
+    LOSS = float(os.environ.get("WHIP_LOSS", "0"))
+    chance = random.Random(7)
 
     class Side(asyncio.DatagramProtocol):
         def __init__(self, relay, name):
@@ -72,10 +76,10 @@ struct AiortcPublisher {
             self.relay.forward(self.name, data, addr)
 
     class Relay:
-        """aiortc <-> front [drops one video packet] back <-> the server."""
+        """aiortc <-> front [drops one video packet, or LOSS of all each way] back <-> the server."""
         def __init__(self, server_port, video_pt, drop_after):
             self.server_port, self.video_pt, self.drop_after = server_port, video_pt, drop_after
-            self.client, self.first_media, self.dropped = None, None, 0
+            self.client, self.first_media, self.dropped, self.lost = None, None, 0, 0
         async def start(self):
             loop = asyncio.get_running_loop()
             self.front, _ = await loop.create_datagram_endpoint(lambda: Side(self, "front"),
@@ -84,15 +88,19 @@ struct AiortcPublisher {
                                                                local_addr=("127.0.0.1", 0))
             return self.front.get_extra_info("sockname")[1]
         def forward(self, side, data, addr):
+            if side == "front":
+                self.client = addr
+            if LOSS and chance.random() < LOSS:
+                self.lost += 1
+                return
             if side == "back":
                 if self.client:
                     self.front.sendto(data, self.client)
                 return
-            self.client = addr
             rtp = len(data) > 1 and 128 <= data[0] <= 191 and not 192 <= data[1] <= 223
             if rtp and self.first_media is None:
                 self.first_media = time.time()
-            if (rtp and (data[1] & 0x7F) == self.video_pt and not self.dropped
+            if (self.drop_after is not None and rtp and (data[1] & 0x7F) == self.video_pt and not self.dropped
                     and time.time() - self.first_media >= self.drop_after):
                 self.dropped = 1
                 say({"dropped": 1})
@@ -102,7 +110,7 @@ struct AiortcPublisher {
     async def through_relay(answer):
         port = int(re.search(r"^m=\w+ (\d+) ", answer, re.M).group(1))
         video_pt = int(re.search(r"^m=video \d+ \S+ (\d+)", answer, re.M).group(1))
-        relay = Relay(port, video_pt, float(DROP_AFTER))
+        relay = Relay(port, video_pt, float(DROP_AFTER) if DROP_AFTER else None)
         relay_port = await relay.start()
         answer = re.sub(r"^(m=\w+ )%d " % port, r"\g<1>%d " % relay_port, answer, flags=re.M)
         answer = re.sub(r"^(a=candidate:.* )%d( typ )" % port, r"\g<1>%d\2" % relay_port, answer, flags=re.M)
@@ -193,8 +201,9 @@ struct AiortcPublisher {
         else:
             say({"offer": pc.localDescription.sdp})
             answer = await wait_answer()
-            if DROP_AFTER:
-                relay, answer = await through_relay(answer)
+        relay = None
+        if DROP_AFTER or LOSS:
+            relay, answer = await through_relay(answer)
         await pc.setRemoteDescription(RTCSessionDescription(sdp=answer, type="answer"))
         try:
             await asyncio.wait_for(connected.wait(), 20)
@@ -207,7 +216,7 @@ struct AiortcPublisher {
         deadline = time.time() + 60
         while pc.connectionState == "connected" and time.time() < deadline:
             await asyncio.sleep(0.05)
-        say({"state": pc.connectionState})
+        say({"state": pc.connectionState, "lost": relay.lost if relay else 0})
         await pc.close()
 
     asyncio.run(main())

@@ -103,6 +103,52 @@ import Testing
         #expect((resent.flatMap { Int($0) } ?? 0) >= 1, "the lost packet was sent again: \(ended)")
     }
 
+    /// 5 % of the datagrams lost each way on both legs (aiortc publisher → relay → server → relay → aiortc player):
+    /// the player's NACKs are answered from the packet cache, the publisher's losses bring a keyframe on a PLI, and
+    /// the player decodes the picture on.
+    @Test(.timeLimit(.minutes(2))) func aLossyPathEachWayStillPlays() async throws {
+        let directory = try TemporaryDirectory("serve-whep-lossy")
+        var served = try await ServeWHIPTests.serve(in: directory)
+        defer { served.process.stop() }
+        let publisher = try AiortcPublisher(whipURL: "http://127.0.0.1:\(served.httpPort)/whip/live",
+                                            key: ServeWHIPTests.key, loss: 0.05, colour: Self.colour)
+        defer { publisher.stop() }
+        let posted = try await publisher.next()
+        let location = try #require(posted["location"] as? String, "\(posted)")
+        #expect(try await publisher.next()["state"] as? String == "connected", "\(publisher.log.suffix(2000))")
+        let announced = try await served.waitFor("WHEP: http://")
+        let whep = String(try #require(announced.split(separator: " ").last))
+        let player = try AiortcPlayer(whepURL: whep, seconds: 8, loss: 0.05)
+        defer { player.stop() }
+        #expect(try await player.next()["status"] as? Int == 201)
+        let connected = try await player.next()
+        #expect(connected["state"] as? String == "connected", "\(connected)\n\(player.log.suffix(2000))")
+        let seen = try await player.next(timeout: 40)
+        #expect((seen["lost"] as? Int ?? 0) > 10, "the relay lost datagrams on the way: \(seen)")
+        // aiortc's publisher sends about 30 frames a second: most of 8 s arrive whole or repaired.
+        #expect((seen["video"] as? Int ?? 0) >= 120, "\(seen)\n\(player.log.suffix(2000))")
+        let rgb = (seen["rgb"] as? [Double]) ?? []
+        #expect(rgb.count == 3 && zip(rgb, Self.colour).allSatisfy { abs($0 - Double($1)) < 30 },
+                "the publisher's colour, not a broken picture: \(seen)")
+        _ = try await player.next()
+        let ended = try await served.waitFor("WHEP session 2 on live: ended")
+        let resent = ended.components(separatedBy: " resent on NACK").first?.split(separator: " ").last
+        #expect((resent.flatMap { Int($0) } ?? 0) >= 1, "lost packets were sent again: \(ended)")
+        // The server asked the publisher again for what it lost on the way, and most of it came.
+        let deleted = try await ServeWHIPTests.curl([
+            "-X", "DELETE", "-H", "Authorization: Bearer \(ServeWHIPTests.key)",
+            "http://127.0.0.1:\(served.httpPort)\(location)",
+        ])
+        #expect(deleted.hasPrefix("HTTP/1.1 200"), "\(deleted)")
+        let publish = try await served.waitFor("WHIP session 1 on live: ended")
+        let numbers = publish.components(separatedBy: " asked for again (NACK), ")
+        let requested = numbers.first?.split(separator: " ").last.flatMap { Int($0) } ?? 0
+        let came = numbers.dropFirst().first?.split(separator: " ").first.flatMap { Int($0) } ?? 0
+        #expect(requested >= 1 && came >= requested / 2, "\(publish)")
+        print("lossy path: player \(seen["video"] ?? "?") frames, \(seen["lost"] ?? "?") datagrams lost; \(ended); "
+              + publish)
+    }
+
     /// A publisher that reconnects with its key (a new WHIP session replacing its old one, new SSRCs and origins)
     /// keeps its players: the player's picture turns to the new session's colour without a new WHEP session.
     @Test(.timeLimit(.minutes(2))) func aPlayerStaysAcrossItsPublishersReconnect() async throws {
