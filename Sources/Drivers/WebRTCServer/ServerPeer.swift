@@ -31,6 +31,8 @@ final class ServerPeer {
     var counters: WHIPSessionStatistics
     /// The publish's media tag (the LL-HLS address's), when its media is passed on; nil: counted only.
     let streamTag: String?
+    /// Puts the video back in order, waiting a little for what ``losses`` asked for, before ``frames``.
+    var ordered = RTPReorderBuffer()
     var frames = H264FrameAssembler()
     /// A publisher's video packets missed on the way, asked for again with NACKs.
     var losses = RTPLossTracker()

@@ -484,18 +484,22 @@ final class ServerPort {
         peer.counters.packetsRequested += lost.count
     }
 
-    /// Rebuilds frames and passes them on as FLV tags (for LL-HLS), when the session has a media tag.
+    /// Rebuilds frames and passes them on as FLV tags (for LL-HLS), when the session has a media tag: in sequence
+    /// order, a packet after a gap held up to 200 ms for the retransmission ``recoverLosses`` asked for.
     private func video(_ packet: [UInt8], _ peer: ServerPeer) {
         guard let onMedia, let tag = peer.streamTag, let decoded = try? RTPPacket(decoding: packet) else { return }
         let app = peer.counters.app
-        for frame in peer.frames.push(decoded) {
-            let tags = peer.videoTags.tags(for: frame)
-            guard !tags.isEmpty else { continue }
-            peer.counters.videoFrames += 1
-            if peer.videoStart == nil { peer.videoStart = now }
-            if frame.isKeyframe { peer.lastKeyframe = now }
-            for flv in tags { onMedia(.tag(app: app, streamTag: tag, flv)) }
+        for packet in peer.ordered.push(decoded, now: now) {
+            for frame in peer.frames.push(packet) {
+                let tags = peer.videoTags.tags(for: frame)
+                guard !tags.isEmpty else { continue }
+                peer.counters.videoFrames += 1
+                if peer.videoStart == nil { peer.videoStart = now }
+                if frame.isKeyframe { peer.lastKeyframe = now }
+                for flv in tags { onMedia(.tag(app: app, streamTag: tag, flv)) }
+            }
         }
+        peer.counters.packetsSkipped = peer.ordered.skipped
         peer.counters.framesDropped = peer.frames.droppedFrames + peer.videoTags.droppedBeforeConfiguration
         if peer.keyframeRequests.shouldRequest(waiting: peer.frames.needsKeyframe, lastKeyframe: peer.lastKeyframe,
                                                now: now) {

@@ -35,7 +35,8 @@ public enum WebRTCServerEvent: Sendable, Hashable, CustomStringConvertible {
                 + "\(session.rtcpPackets) RTCP, \(session.unprotectFailures) refused by SRTP, "
                 + "\(session.packetsRequested) asked for again (NACK), \(session.packetsRecovered) of them came"
                 + (session.videoFrames + session.framesDropped > 0
-                    ? "; \(session.videoFrames) H.264 frames passed on, \(session.framesDropped) dropped, "
+                    ? "; \(session.packetsSkipped) given up after waiting, "
+                        + "\(session.videoFrames) H.264 frames passed on, \(session.framesDropped) dropped, "
                         + "\(session.keyframeRequests) keyframe requests, \(session.audioFrames) AAC frames from Opus"
                     : "")
         }

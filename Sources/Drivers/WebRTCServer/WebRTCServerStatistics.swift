@@ -34,6 +34,8 @@ public struct WHIPSessionStatistics: Sendable, Hashable {
     /// WHIP: video packets asked for again (NACKs), and how many of those came.
     public var packetsRequested = 0
     public var packetsRecovered = 0
+    /// WHIP: video sequence numbers given up after waiting for them (each breaks a frame for LL-HLS).
+    public var packetsSkipped = 0
     /// SRTCP packets unprotected.
     public var rtcpPackets = 0
     /// SRTP packets with another payload type than the answer's two (dropped).
