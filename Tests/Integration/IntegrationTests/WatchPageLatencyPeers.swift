@@ -96,7 +96,14 @@ enum WatchPageLatencyPeers {
                     first = await page.evaluate("() => window.__shown[0].at")
                     report[f"{name}FirstFrameSeconds"] = round(first / 1000 - started, 2)
                 marks = [await page.evaluate("() => window.__shown.length") for page in (webrtc, hls)]
+                # Where the LL-HLS viewer's latency goes: how far it plays behind the end of what it has buffered.
+                await hls.evaluate("""() => { window.__lags = []; setInterval(() => {
+                    const video = document.querySelector('video'); const ranges = video.buffered;
+                    if (ranges.length) window.__lags.push(ranges.end(ranges.length - 1) - video.currentTime);
+                  }, 50); }""")
                 await asyncio.sleep(SECONDS)
+                lags = await hls.evaluate("() => window.__lags")
+                report["hlsBufferedAheadP50"] = round(percentile(lags, 0.5) or -1, 2)
                 for (name, page), mark in zip((("webrtc", webrtc), ("hls", hls)), marks):
                     shown = (await page.evaluate("() => window.__shown"))[mark:]
                     latencies = [entry["latency"] for entry in shown if 0 <= entry["latency"] < 10_000]
