@@ -49,7 +49,8 @@ struct ServeCommand: Command {
         that default is taken, WHIP is left off with a line saying so), and answers name --webrtc-public-ip as its
         address. DELETE on the session's Location ends it (docs/webrtc.md, "The server"). A WHIP publish's H.264 is
         served as LL-HLS at the address an RTMP publish with the same key gets, printed the same way, with its Opus
-        transcoded to AAC (48 kHz stereo, 128 kbit/s). With --shows, a host publishes a show's camera or
+        transcoded to AAC (48 kHz stereo, 128 kbit/s), and recorded as an RTMP publish is (TAG in the file's name:
+        the first 8 hex digits of the LL-HLS address's tag). With --shows, a host publishes a show's camera or
         screen over WHIP to http://HOST:PORT/v1/streams/NAME/whip?tile=camera|screen with the host's access token or
         a goLive grant as the bearer token: that tile goes live as with an RTMP grant, its H.264 and AAC in the
         tile's (and the main picture's) LL-HLS; no token 401, not a host 403, no such show 404, another tile 400,
@@ -183,9 +184,13 @@ struct ServeCommand: Command {
         // WHEP playback of shows (POST /v1/streams/NAME/whep), forwarding their WHIP pictures.
         let whepShows = shows.flatMap { shows in whipShows.map { ServeWHEPShows(shows: shows.server, whip: $0) } }
         whepSink.withLock { $0 = whepShows }
+        // WHIP publishes are recorded where RTMP ones are.
+        let whipRecordings = configuration.recordDirectory.map {
+            ServeWHIPRecordings(directory: $0, format: configuration.recordFormat, console: console)
+        }
         let webRTCConfiguration = try ServeWebRTC.configuration(arguments, httpEnabled: httpConfiguration != nil,
                                                                 hls: hls, owners: owners, shows: whipShows,
-                                                                console: console)
+                                                                recordings: whipRecordings, console: console)
         if webRTCConfiguration != nil { owners.configureIngest(&configuration) }
         // RTMP publishes' video and sound to WHEP players, once the WebRTC port is bound (below).
         let whepForwarding = Locked<WebRTCServer?>(nil)
@@ -313,6 +318,7 @@ struct ServeCommand: Command {
         ServeHTTP.stop(metrics)
         ServeHTTP.stop(http)
         ServeWebRTC.stop(webRTC)
+        whipRecordings?.finishAll()
         shows?.server.stop()
         server.stop()
         if let webhooks { try runBlocking { await webhooks.stop() } }

@@ -25,8 +25,10 @@ enum ServeWebRTC {
     /// - Parameter hls: where WHIP publishes' H.264 and AAC (transcoded from their Opus) go, as an RTMP publish's do.
     /// - Parameter owners: told when a WHIP publish's media starts and stops.
     /// - Parameter shows: told when a WHIP publish into a show starts and stops; nil without `--shows`.
+    /// - Parameter recordings: where WHIP publishes are recorded; nil when the server does not record.
     static func configuration(_ arguments: ParsedArguments, httpEnabled: Bool, hls: ServeHLS?, owners: ServeKeyOwners,
-                              shows: ServeWHIPShows? = nil, console: Console) throws -> WebRTCServer.Configuration? {
+                              shows: ServeWHIPShows? = nil, recordings: ServeWHIPRecordings? = nil,
+                              console: Console) throws -> WebRTCServer.Configuration? {
         guard httpEnabled else {
             for option in options where arguments.value(option.name) != nil {
                 throw CLIError.usage("--\(option.name) needs HTTP (WHIP offers come over HTTP): drop --no-http")
@@ -44,28 +46,32 @@ enum ServeWebRTC {
                 + "reach with --\(publicIP.name) IP")
         }
         return configuration(listenHost: host, listenPort: port, candidateHost: candidate, hls: hls, owners: owners,
-                             shows: shows, console: console)
+                             shows: shows, recordings: recordings, console: console)
     }
 
     /// The configuration for a port at `listenHost`:`listenPort` whose WHIP publishes go to `hls` (plain ones, and
-    /// a show's pictures through `shows`), told to `owners`.
+    /// a show's pictures through `shows`) and `recordings`, told to `owners`.
     static func configuration(listenHost: String, listenPort: Int, candidateHost: String?, hls: ServeHLS?,
-                              owners: ServeKeyOwners, shows: ServeWHIPShows?,
+                              owners: ServeKeyOwners, shows: ServeWHIPShows?, recordings: ServeWHIPRecordings? = nil,
                               console: Console) -> WebRTCServer.Configuration {
         var onMedia: (@Sendable (WHIPMediaEvent) -> Void)?
-        if let hls {
+        if hls != nil || recordings != nil {
             onMedia = { event in
                 switch event {
                 case .started(let app, let tag):
                     owners.whip(app: app, tag: tag, live: true)
+                    recordings?.started(app: app, tag: tag)
+                    guard let hls else { return }
                     hls.handle(.publishStarted(app: app, keyTag: tag))
                     // A show's picture plays only on its media-token routes: a plain publish's WHEP address is printed.
                     if shows?.started(streamTag: tag) != true { hls.printWHEPAddress(app: app, tag: tag) }
                 case .tag(let app, let tag, let flv):
-                    hls.handle(.tag(app: app, keyTag: tag, flv))
+                    recordings?.tag(app: app, tag: tag, flv)
+                    hls?.handle(.tag(app: app, keyTag: tag, flv))
                 case .stopped(let app, let tag):
                     owners.whip(app: app, tag: tag, live: false)
-                    hls.handle(.publishStopped(app: app, keyTag: tag))
+                    recordings?.stopped(app: app, tag: tag)
+                    hls?.handle(.publishStopped(app: app, keyTag: tag))
                     shows?.stopped(streamTag: tag)
                 }
             }

@@ -33,11 +33,12 @@ import Testing
         }
     }
 
-    static func serve(in directory: TemporaryDirectory) async throws -> Served {
+    /// Starts `stream serve` with the test key; `recording` replaces `--no-record` (e.g. `--record-dir DIR`).
+    static func serve(in directory: TemporaryDirectory, recording: [String] = ["--no-record"]) async throws -> Served {
         let keys = directory.file("keys.txt")
         try "# WHIP keys\n\(key)\n".write(toFile: keys, atomically: true, encoding: .utf8)
-        let process = try BackgroundProcess(try StreamExecutable.url().path, [
-            "serve", "--no-record", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0",
+        let process = try BackgroundProcess(try StreamExecutable.url().path, ["serve"] + recording + [
+            "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0",
             "--webrtc-listen", "127.0.0.1:0", "--keys-file", keys, "--duration", "60",
         ], environment: TemporaryConfigHome.environment(in: directory.path), errorLog: directory.file("serve.log"))
         var served = Served(process: process, httpPort: 0, udpPort: 0, lines: [])
@@ -203,6 +204,52 @@ import Testing
         #expect(abs(heard.pitch.frequency - 440) <= 22, "\(heard.pitch); \(heard)")
         #expect(ToneAnalysis.rms(heard.audio) > 0.1, "a tone, not silence: \(heard)")
         #expect(abs(heard.audioSeconds - heard.videoSeconds) <= 0.5, "\(heard)")
+    }
+
+    /// A WHIP publish is recorded as an RTMP publish is (`--record-dir`, FLV or MP4): one file named
+    /// `APP-TAG-TIME`, finished when the session ends, in which ffprobe and ffmpeg (readers we did not write) find
+    /// the H.264 and the tone, transcoded Opus → AAC, as long as the video.
+    @Test(.timeLimit(.minutes(2)), arguments: ["flv", "mp4"]) func aWHIPPublishIsRecordedAsAnRTMPOneIs(
+        format: String) async throws {
+        let directory = try TemporaryDirectory("serve-whip-record")
+        let recordings = directory.file("recordings")
+        try FileManager.default.createDirectory(atPath: recordings, withIntermediateDirectories: true)
+        var served = try await Self.serve(in: directory, recording: [
+            "--record-dir", recordings, "--record-format", format,
+        ])
+        defer { served.process.stop() }
+        let aiortc = try AiortcPublisher(whipURL: "http://127.0.0.1:\(served.httpPort)/whip/live", key: Self.key,
+                                         tone: 440)
+        defer { aiortc.stop() }
+        let posted = try await aiortc.next()
+        let location = try #require(posted["location"] as? String, "\(posted)\n\(aiortc.log.suffix(2000))")
+        let started = try await served.waitFor("recording to ")
+        let path = String(try #require(started.components(separatedBy: "recording to ").last))
+        #expect(path.hasPrefix(recordings + "/live-") && path.hasSuffix("." + format), "\(started)")
+        _ = try await served.waitFor("WHIP session 1 on live: receiving H.264 and Opus")
+        let announced = try await served.waitFor("LL-HLS: http://")
+        let playlist = String(try #require(announced.split(separator: " ").last))
+        var listed = ""
+        try await eventually("4 s of the publish went by (its playlist's segments)", within: .seconds(40),
+                             every: .seconds(1), seen: { listed }) {
+            listed = try await Self.curl([playlist])
+            let seconds = listed.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }
+                .compactMap { Double($0.dropFirst("#EXTINF:".count).prefix { $0 != "," }) }.reduce(0, +)
+            return seconds >= 4
+        }
+        let deleted = try await Self.curl(["-X", "DELETE", "-H", "Authorization: Bearer \(Self.key)",
+                                           "http://127.0.0.1:\(served.httpPort)\(location)"])
+        #expect(deleted.hasPrefix("HTTP/1.1 200"), "\(deleted)")
+        let finished = try await served.waitFor("recording finished: \(path)")
+        let heard = try await offPool { try Heard.probe(path, in: directory) }
+        #expect(heard.videoCodec == "h264" && heard.audioCodec == "aac" && heard.audioRate == 48000,
+                "\(heard); \(finished)")
+        #expect(heard.videoSeconds >= 3.5 && heard.audioSeconds >= 3.5, "\(heard)")
+        #expect(abs(heard.pitch.frequency - 440) <= 22, "\(heard.pitch); \(heard)")
+        #expect(abs(heard.audioSeconds - heard.videoSeconds) <= 0.5, "\(heard)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: recordings)
+        #expect(files.count == 1, "one file for one publish: \(files)")
+        #expect(!path.contains(Self.key), "the key is not in the file's name")
     }
 
     /// Our own publisher (`stream broadcast` over WHIP, a full ICE agent and a DTLS client) into `stream serve`, and
