@@ -15,8 +15,15 @@ enum ServeWebRTC {
         "webrtc-public-ip", valueName: "IP",
         help: "The address WHIP answers give for the UDP port (default: the --webrtc-listen host).")
 
+    static let maxSessions = OptionSpec.value(
+        "webrtc-max-sessions", valueName: "N",
+        help: "Most WebRTC sessions at once, WHIP and WHEP (default 256; 1-10000; players take at most 3/4).")
+
     /// The options `stream serve` adds for WebRTC.
-    static let options = [listen, publicIP]
+    static let options = [listen, publicIP, maxSessions]
+
+    /// The largest `--webrtc-max-sessions`: about 50 KB of state a session, 0.5 GB at the bound.
+    static let sessionRange = 1...10_000
 
     static let defaultListen = "127.0.0.1:8189"
 
@@ -45,8 +52,17 @@ enum ServeWebRTC {
             throw CLIError.usage("--\(listen.name) \(host) listens on every interface: give the address clients "
                 + "reach with --\(publicIP.name) IP")
         }
-        return configuration(listenHost: host, listenPort: port, candidateHost: candidate, hls: hls, owners: owners,
-                             shows: shows, recordings: recordings, console: console)
+        var configuration = configuration(listenHost: host, listenPort: port, candidateHost: candidate, hls: hls,
+                                          owners: owners, shows: shows, recordings: recordings, console: console)
+        if let text = arguments.value(maxSessions.name) {
+            guard let count = Int(text), sessionRange.contains(count) else {
+                throw CLIError.usage("--\(maxSessions.name) must be a whole number from \(sessionRange.lowerBound) to "
+                    + "\(sessionRange.upperBound), not '\(text.prefix(40))'")
+            }
+            configuration.maximumSessions = count
+            configuration.maximumPlayers = count * 3 / 4
+        }
+        return configuration
     }
 
     /// The configuration for a port at `listenHost`:`listenPort` whose WHIP publishes go to `hls` (plain ones, and

@@ -32,6 +32,9 @@ final class ServerPort {
     private var forwarding: [String: ForwardedStream] = [:]
     private var nextSerial = 1
     private var refusedFull = 0
+    /// Gives back what ended sessions freed (DTLS and SRTP state, caches): a burst of sessions that never connect
+    /// must not leave the server at its peak.
+    private let trim = MemoryTrim()
     private var random = SystemRandomNumberGenerator()
 
     /// The bound port.
@@ -828,6 +831,7 @@ final class ServerPort {
         var counters = peer.counters
         counters.checksAnswered = peer.responder.checksAnswered
         emit(.ended(counters, reason: reason))
+        trim.connectionClosed(on: loop)
     }
 
     private func full() -> WebRTCServerError {
