@@ -45,7 +45,7 @@ struct LinkErrorTests {
     }
 }
 
-/// Network.framework's errors by domain and code, as the iOS shell's `NetworkStream` hands them over.
+/// Network.framework's errors by domain and code, as the iOS shell's `NetworkTransport` hands them over.
 struct LinkErrorNetworkTests {
     @Test(arguments: [
         // (domain, code, kind, words of the message)
