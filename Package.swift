@@ -218,8 +218,8 @@ let package = Package(
                                "Locking"],
                 swiftSettings: strict),
         // Decisions of the iOS app and broadcast extension, kept out of the Apple-only shell so they are tested here.
-        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "Engine", "Publisher", "LiveProtocol",
-                                              "RealtimeCalls"],
+        .target(name: "AppLogic", dependencies: ["StreamCore", "Media", "Encoders", "Engine", "Publisher",
+                                              "LiveProtocol", "RealtimeCalls"],
                 swiftSettings: strict),
 
         // MARK: Apps: the command-line tool, its web pages, the benchmark program.
@@ -320,8 +320,8 @@ let package = Package(
         .testTarget(name: "CaptureTests",
                     dependencies: ["Capture", "TestSupport", "CV4L2", "Locking", "Media"],
                     swiftSettings: strict),
-        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "Engine", "Publisher", "StreamCore",
-                                                          "LiveProtocol", "RealtimeCalls"],
+        .testTarget(name: "AppLogicTests", dependencies: ["AppLogic", "Media", "Encoders", "Engine", "Publisher",
+                                                          "StreamCore", "LiveProtocol", "RealtimeCalls"],
                     swiftSettings: strict),
         .testTarget(name: "RealtimeCallsTests",
                     dependencies: ["RealtimeCalls", "LiveProtocol", "Identity", "Locking", "Digest", "TestSupport",

@@ -25,10 +25,10 @@ final class SampleHandler: RPBroadcastSampleHandler, @unchecked Sendable {
             // the engine's end finds it.
             var made: BroadcastPipeline?
             var failure: BroadcastFailure?
-            do throws(BroadcastPipeline.Failure) {
+            do throws(BroadcastFailure) {
                 made = try BroadcastPipeline { [weak self] final in self?.ended(final) }
             } catch {
-                failure = error.failure
+                failure = error
             }
             switch session.lifecycle.started(failure: failure) {
             case .start:
@@ -70,11 +70,11 @@ final class SampleHandler: RPBroadcastSampleHandler, @unchecked Sendable {
         }
         let failed = session.withLock { session -> (BroadcastFailure, StreamCredentials?)? in
             guard session.lifecycle.sample() == .process, let pipeline = session.pipeline else { return nil }
-            do throws(BroadcastPipeline.Failure) {
+            do throws(BroadcastFailure) {
                 try pipeline.handle(sampleBuffer, kind: kind)
                 return nil
             } catch {
-                return Self.end(session.lifecycle.sampleFailed(error.failure), &session)
+                return Self.end(session.lifecycle.sampleFailed(error), &session)
             }
         }
         if let (failure, credentials) = failed { finish(failure, credentials: credentials) }

@@ -3,8 +3,9 @@ import Publisher
 import StreamCore
 
 /// Why a broadcast ends early, and the text the extension passes to `finishBroadcastWithError` (iOS shows it to
-/// the user in an alert). The text says what happened and what to do, and never contains the stream key.
-public enum BroadcastFailure: Sendable, Hashable {
+/// the user in an alert). The text says what happened and what to do, and never contains the stream key. Thrown
+/// by ``EncodeSession`` when an encoder fails.
+public enum BroadcastFailure: Error, Sendable, Hashable {
     /// No URL and stream key are saved in the Keychain.
     case missingCredentials
     /// The Keychain item exists but cannot be read; the detail is `StreamCoreError`'s message (never the key).

@@ -1,3 +1,4 @@
+import Encoders
 import Engine
 import StreamCore
 
@@ -34,6 +35,14 @@ public enum MemoryBudget {
     public static let audioSampleRate = 48_000
     /// The mix's channels (interleaved stereo).
     public static let audioChannels = 2
+
+    /// The AAC encoder's configuration on iOS (the extension's and the go-live camera's): the mix's format at the
+    /// settings' bitrate.
+    /// - Parameter settings: the user's settings.
+    public static func audioConfiguration(_ settings: StreamSettings) -> AudioEncoderConfiguration {
+        AudioEncoderConfiguration(sampleRate: audioSampleRate, channels: audioChannels,
+                                  bitrateKbps: settings.audioBitrateKbps)
+    }
     /// The `CIContext` is created once per broadcast, Metal-backed, with no intermediate caching.
     public static let ciContextCount = 1
 

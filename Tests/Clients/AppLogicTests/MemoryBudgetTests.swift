@@ -1,10 +1,18 @@
 import Testing
 import AppLogic
+import Encoders
 import StreamCore
 
 @Suite struct MemoryBudgetTests {
     static let iPhone = PixelSize(width: 1179, height: 2556)
     static let iPadPro = PixelSize(width: 2048, height: 2732)
+
+    @Test func theAudioEncoderTakesTheMixFormatAtTheSettingsBitrate() {
+        var settings = StreamSettings()
+        settings.audioBitrateKbps = 96
+        #expect(MemoryBudget.audioConfiguration(settings)
+                == AudioEncoderConfiguration(sampleRate: 48_000, channels: 2, bitrateKbps: 96))
+    }
 
     @Test func defaultsAre720pAndTheSeedsBufferCounts() {
         #expect(StreamSettings().quality == .p720)
