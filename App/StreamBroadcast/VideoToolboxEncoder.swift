@@ -1,7 +1,6 @@
 import AppLogic
 import CoreMedia
 import Encoders
-import FLV
 import Foundation
 import Synchronization
 import VideoToolbox
@@ -141,7 +140,7 @@ final class VideoToolboxEncoder: VideoEncoder {
     }
 
     /// VideoToolbox's output as it is: NAL units after 4-byte lengths, the form an FLV tag carries, copied once out of
-    /// the block buffer, behind the SPS and PPS (in the same form) on a keyframe.
+    /// the block buffer, behind the SPS and PPS on a keyframe (Encoders' `EncodedVideoPacket(lengthPrefixedUnitsOf:)`).
     private static func output(from sample: CMSampleBuffer) -> Output? {
         let time = CMSampleBufferGetPresentationTimeStamp(sample)
         let pts = time.isNumeric ? Int64((time.seconds * 1000).rounded()) : 0
@@ -155,22 +154,12 @@ final class VideoToolboxEncoder: VideoEncoder {
             sets = H264ParameterSets(sps: sps, pps: pps)
         }
         let length = CMBlockBufferGetDataLength(block)
-        var data: [UInt8] = []
-        data.reserveCapacity(length + (sets.map { 8 + $0.sps.count + $0.pps.count } ?? 0))
-        if let sets {
-            for unit in [sets.sps, sets.pps] {
-                withUnsafeBytes(of: UInt32(unit.count).bigEndian) { data.append(contentsOf: $0) }
-                data.append(contentsOf: unit)
-            }
-        }
-        let start = data.count
-        data.append(contentsOf: repeatElement(0, count: length))
-        let status = data.withUnsafeMutableBytes { bytes in
-            CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: length, destination: bytes.baseAddress! + start)
-        }
-        guard status == kCMBlockBufferNoErr else { return nil }
-        let packet = EncodedVideoPacket(data: data, pts: pts, dts: pts, isKeyframe: isKeyframe,
-                                        framing: .lengthPrefixed)
+        guard let packet = EncodedVideoPacket(lengthPrefixedUnitsOf: length, parameterSets: sets, pts: pts,
+                                              isKeyframe: isKeyframe, copy: { destination in
+            guard let base = destination.baseAddress else { return length == 0 }
+            return CMBlockBufferCopyDataBytes(block, atOffset: 0, dataLength: length, destination: base)
+                == kCMBlockBufferNoErr
+        }) else { return nil }
         return Output(packet: packet, parameterSets: sets)
     }
 
@@ -184,7 +173,7 @@ final class VideoToolboxEncoder: VideoEncoder {
         return Array(UnsafeBufferPointer(start: pointer, count: size))
     }
 
-    /// Copies an I420 picture into a pooled planar pixel buffer.
+    /// Copies an I420 picture into a pooled planar pixel buffer (row by row: Encoders' `I420Planes.copy(to:)`).
     private func planarBuffer(for picture: I420Planes) -> CVPixelBuffer? {
         if planarPool == nil {
             let attributes: [String: Any] = [
@@ -202,24 +191,10 @@ final class VideoToolboxEncoder: VideoEncoder {
         else { return nil }
         CVPixelBufferLockBaseAddress(buffer, [])
         defer { CVPixelBufferUnlockBaseAddress(buffer, []) }
-        let planes = [(picture.y, picture.yStride, picture.height), (picture.u, picture.uStride, picture.chromaHeight),
-                      (picture.v, picture.vStride, picture.chromaHeight)]
-        for (index, (source, stride, rows)) in planes.enumerated() {
-            guard let destination = CVPixelBufferGetBaseAddressOfPlane(buffer, index) else { return nil }
-            let destinationStride = CVPixelBufferGetBytesPerRowOfPlane(buffer, index)
-            let width = index == 0 ? picture.width : picture.chromaWidth
-            for row in 0..<rows {
-                (destination + row * destinationStride).copyMemory(from: source + row * stride, byteCount: width)
-            }
+        let copied = picture.copy { plane in
+            guard let base = CVPixelBufferGetBaseAddressOfPlane(buffer, plane) else { return nil }
+            return (base, CVPixelBufferGetBytesPerRowOfPlane(buffer, plane))
         }
-        return buffer
-    }
-}
-
-extension EncodedVideoPacket {
-    /// The NAL units as an AVC video tag carries them: as they are when length-prefixed (VideoToolbox's), converted
-    /// from Annex B otherwise.
-    var avcPayload: [UInt8] {
-        framing == .lengthPrefixed ? data : AnnexB.lengthPrefixed(data)
+        return copied ? buffer : nil
     }
 }

@@ -36,3 +36,33 @@ public struct EncodedVideoPacket: Sendable, Hashable {
         self.isKeyframe = isKeyframe
     }
 }
+
+extension EncodedVideoPacket {
+    /// A hardware encoder's access unit (VideoToolbox's: NAL units after 4-byte lengths, no B-frames), copied once
+    /// into the packet, behind the SPS and PPS in the same form on a keyframe that carries them.
+    /// - Parameters:
+    ///   - length: the access unit's bytes.
+    ///   - parameterSets: the SPS and PPS to put first, or nil.
+    ///   - pts: the presentation time in milliseconds (also the decode time).
+    ///   - isKeyframe: whether it is an IDR picture.
+    ///   - copy: copies the access unit into the buffer it is given (`length` bytes); false when it cannot.
+    /// - Returns: the packet, or nil when `copy` failed.
+    public init?(lengthPrefixedUnitsOf length: Int, parameterSets: H264ParameterSets?, pts: Int64, isKeyframe: Bool,
+                 copy: (UnsafeMutableRawBufferPointer) -> Bool) {
+        var data: [UInt8] = []
+        data.reserveCapacity(length + (parameterSets.map { 8 + $0.sps.count + $0.pps.count } ?? 0))
+        if let parameterSets {
+            for unit in [parameterSets.sps, parameterSets.pps] {
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: unit.count).bigEndian) { data.append(contentsOf: $0) }
+                data.append(contentsOf: unit)
+            }
+        }
+        let start = data.count
+        data.append(contentsOf: repeatElement(0, count: length))
+        let copied = data.withUnsafeMutableBytes { bytes in
+            copy(UnsafeMutableRawBufferPointer(rebasing: bytes[start...]))
+        }
+        guard copied else { return nil }
+        self.init(data: data, pts: pts, dts: pts, isKeyframe: isKeyframe, framing: .lengthPrefixed)
+    }
+}

@@ -52,3 +52,21 @@ public struct I420Planes {
     /// Height of each chroma plane in rows.
     public var chromaHeight: Int { (height + 1) / 2 }
 }
+
+extension I420Planes {
+    /// Copies the picture row by row into another picture's three planes (a pooled pixel buffer's), whose rows may
+    /// be longer.
+    /// - Parameter destination: plane 0 (Y), 1 (U) or 2 (V)'s base address and bytes per row, or nil if it has none.
+    /// - Returns: false when a plane has no destination (the planes before it were copied).
+    public func copy(to destination: (Int) -> (base: UnsafeMutableRawPointer, stride: Int)?) -> Bool {
+        let planes = [(y, yStride, width, height), (u, uStride, chromaWidth, chromaHeight),
+                      (v, vStride, chromaWidth, chromaHeight)]
+        for (index, (source, stride, rowBytes, rows)) in planes.enumerated() {
+            guard let (base, destinationStride) = destination(index) else { return false }
+            for row in 0..<rows {
+                (base + row * destinationStride).copyMemory(from: source + row * stride, byteCount: rowBytes)
+            }
+        }
+        return true
+    }
+}
