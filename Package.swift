@@ -236,7 +236,7 @@ let package = Package(
                                "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer",
                                "SQLiteShowStore", "RealtimeCalls", "RealtimeBroadcast", "LiveProtocol", "JSON",
                                "LiveHLS", "WebAssets", "WebRTC", "WebRTCServer", "WHIP", "HTTPClient", "ICE",
-                               "Recording", "ByteIO", "Metrics", "Digest"],
+                               "Recording", "ByteIO", "Metrics", "Digest", "FLV"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
