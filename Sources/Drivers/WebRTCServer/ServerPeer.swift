@@ -36,6 +36,10 @@ final class ServerPeer {
     var frames = H264FrameAssembler()
     /// A publisher's video packets missed on the way, asked for again with NACKs.
     var losses = RTPLossTracker()
+    /// What the receiver reports to a publisher say of its video and its audio (WHIP), and when the last went.
+    var videoReception: RTPReceptionStatistics?
+    var audioReception: RTPReceptionStatistics?
+    var lastReceiverReport: Duration?
     var videoTags = WHIPVideoTags()
     /// When the first video tag was passed on: the audio tags' timeline starts from it.
     var videoStart: Duration?

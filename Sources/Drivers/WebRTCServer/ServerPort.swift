@@ -373,7 +373,7 @@ final class ServerPort {
                 return
             }
             peer.counters.rtcpPackets += 1
-            if peer.subscription != nil { feedback(rtcp, from: peer) }
+            if peer.subscription != nil { feedback(rtcp, from: peer) } else { senderReports(rtcp, from: peer) }
         }
     }
 
@@ -452,11 +452,13 @@ final class ServerPort {
         let payloadType = packet[1] & 0x7f
         if payloadType == peer.answer.video?.payloadType {
             peer.counters.videoPackets += 1
+            observe(packet, in: &peer.videoReception, clockRate: 90_000)
             recoverLosses(packet, peer)
             if let forward = forwardedStream(of: peer) { forwardVideo(packet, forward) }
             if peer.streamTag != nil { video(packet, peer) }
         } else if payloadType == peer.answer.audio?.payloadType {
             peer.counters.audioPackets += 1
+            observe(packet, in: &peer.audioReception, clockRate: 48_000)
             if let forward = forwardedStream(of: peer) { forwardAudio(packet, forward) }
             if peer.streamTag != nil { audio(packet, peer) }
         } else {
@@ -464,6 +466,7 @@ final class ServerPort {
             return
         }
         peer.counters.mediaBytes += packet.count - RTPPacket.headerSize
+        reportReception(peer)
         if !peer.receiving, peer.answer.video == nil || peer.counters.videoPackets > 0,
            peer.answer.audio == nil || peer.counters.audioPackets > 0 {
             peer.receiving = true
@@ -485,6 +488,52 @@ final class ServerPort {
         guard let protected = try? outbound.protect(rtcp: compound) else { return }
         socket.send(protected, to: remote)
         peer.counters.packetsRequested += lost.count
+    }
+
+    private func observe(_ packet: [UInt8], in reception: inout RTPReceptionStatistics?, clockRate: Int) {
+        let ssrc = UInt32(packet[8]) << 24 | UInt32(packet[9]) << 16 | UInt32(packet[10]) << 8 | UInt32(packet[11])
+        if reception?.ssrc != ssrc { reception = RTPReceptionStatistics(ssrc: ssrc, clockRate: clockRate) }
+        let timestamp = UInt32(packet[4]) << 24 | UInt32(packet[5]) << 16 | UInt32(packet[6]) << 8 | UInt32(packet[7])
+        reception?.observe(sequence: UInt16(packet[2]) << 8 | UInt16(packet[3]), timestamp: timestamp, arrival: now)
+    }
+
+    /// A publisher's sender reports: their times go back in our receiver reports, for its round trip.
+    private func senderReports(_ rtcp: [UInt8], from peer: ServerPeer) {
+        guard let packets = try? RTCPPacket.decodeCompound(rtcp) else { return }
+        for case .senderReport(let ssrc, let ntp, _, _, _, _) in packets {
+            if peer.videoReception?.ssrc == ssrc { peer.videoReception?.senderReport(ntpTimestamp: ntp, arrival: now) }
+            if peer.audioReception?.ssrc == ssrc { peer.audioReception?.senderReport(ntpTimestamp: ntp, arrival: now) }
+        }
+    }
+
+    /// Every second of a publish, a receiver report (RFC 3550 §6.4.2: loss, jitter, the last sender report) of its
+    /// video and audio, and, where the answer said `goog-remb`, the most it should send
+    /// (``WebRTCServer/Configuration/publisherMaximumBitrate``). Without them a browser's loss-based estimate never
+    /// rises from its start (Chrome: 300 kbit/s), and a keyframe takes its pacer a third of a second.
+    private func reportReception(_ peer: ServerPeer) {
+        let current = now
+        if let last = peer.lastReceiverReport, current - last < .seconds(1) { return }
+        guard let outbound = peer.outbound, let remote = Self.mediaDestination(of: peer) else { return }
+        peer.lastReceiverReport = current
+        var blocks: [RTCPReportBlock] = []
+        if var video = peer.videoReception {
+            blocks.append(video.report(now: current))
+            peer.videoReception = video
+        }
+        if var audio = peer.audioReception {
+            blocks.append(audio.report(now: current))
+            peer.audioReception = audio
+        }
+        var compound = RTCPPacket.receiverReport(ssrc: peer.localSSRC, reports: blocks).encoded
+        if peer.answer.video?.feedback.contains(ServerAnswer.receiverEstimate) == true,
+           let ssrc = peer.videoReception?.ssrc {
+            compound += RTCPPacket.estimatedMaximumBitrate(
+                senderSSRC: peer.localSSRC, bitsPerSecond: UInt64(configuration.publisherMaximumBitrate),
+                ssrcs: [ssrc]).encoded
+        }
+        guard let protected = try? outbound.protect(rtcp: compound) else { return }
+        socket.send(protected, to: remote)
+        peer.counters.receiverReports += 1
     }
 
     /// Rebuilds frames and passes them on as FLV tags (for LL-HLS), when the session has a media tag: in sequence

@@ -33,6 +33,9 @@ public final class WebRTCServer: Sendable {
         /// long, so that LL-HLS can cut segments (2 s: the packager's 1 s minimum segment, doubled); nil: only
         /// after a loss. WebRTC senders' own keyframe intervals are long (aiortc 8.3 s, Chrome 3000 frames).
         public var keyframeInterval: Duration?
+        /// The bit rate a WHIP publisher is told it may send at most (REMB, when its offer lists `goog-remb`):
+        /// 8 Mbit/s by default, above what browsers send for 1080p, so it bounds without steering.
+        public var publisherMaximumBitrate: Int
         /// Log lines (on the loop's thread): sessions opened, connected, ended with their counters.
         public var onEvent: @Sendable (WebRTCServerEvent) -> Void
         /// The H.264 of sessions opened with a stream tag, as FLV tags (on the loop's thread; keep it quick); nil
@@ -43,7 +46,7 @@ public final class WebRTCServer: Sendable {
         public init(listenHost: String = "127.0.0.1", listenPort: Int = 8189, candidateHost: String? = nil,
                     maximumSessions: Int = 256, maximumPlayers: Int = 192, connectTimeout: Duration = .seconds(15),
                     handshakeTimeout: Duration = .seconds(20), consentTimeout: Duration = .seconds(30),
-                    keyframeInterval: Duration? = .seconds(2),
+                    keyframeInterval: Duration? = .seconds(2), publisherMaximumBitrate: Int = 8_000_000,
                     onEvent: @escaping @Sendable (WebRTCServerEvent) -> Void = { _ in },
                     onMedia: (@Sendable (WHIPMediaEvent) -> Void)? = nil) {
             self.listenHost = listenHost
@@ -55,6 +58,7 @@ public final class WebRTCServer: Sendable {
             self.handshakeTimeout = handshakeTimeout
             self.consentTimeout = consentTimeout
             self.keyframeInterval = keyframeInterval
+            self.publisherMaximumBitrate = max(100_000, publisherMaximumBitrate)
             self.onEvent = onEvent
             self.onMedia = onMedia
         }

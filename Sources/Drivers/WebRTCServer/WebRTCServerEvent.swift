@@ -33,6 +33,7 @@ public enum WebRTCServerEvent: Sendable, Hashable, CustomStringConvertible {
             return "WHIP session \(session.serial) on \(session.app): ended (\(reason)); received "
                 + "\(session.videoPackets) H.264 and \(session.audioPackets) Opus RTP packets, "
                 + "\(session.rtcpPackets) RTCP, \(session.unprotectFailures) refused by SRTP, "
+                + "\(session.receiverReports) receiver reports sent, "
                 + "\(session.packetsRequested) asked for again (NACK), \(session.packetsRecovered) of them came"
                 + (session.videoFrames + session.framesDropped > 0
                     ? "; \(session.packetsSkipped) given up after waiting, "

@@ -38,6 +38,8 @@ public struct WHIPSessionStatistics: Sendable, Hashable {
     public var packetsSkipped = 0
     /// SRTCP packets unprotected.
     public var rtcpPackets = 0
+    /// WHIP: receiver reports sent to the publisher (one a second, with REMB where answered).
+    public var receiverReports = 0
     /// SRTP packets with another payload type than the answer's two (dropped).
     public var otherPackets = 0
     /// SRTP or SRTCP that failed authentication, replays, or media before the DTLS keys (dropped).

@@ -7,8 +7,9 @@
 /// (`UDP/TLS/RTP/SAVPF`); every other section (a second video, a data channel, VP8 only, ...) is rejected with
 /// port 0. The answer says `a=ice-lite`, `a=setup:passive` (the client starts DTLS), our credentials, fingerprint
 /// and single host candidate, `a=recvonly` for WHIP or `a=sendonly` for WHEP, and only the feedback this server
-/// acts on: `nack`, `nack pli` and `ccm fir`, when the offer lists them. No REMB or transport-cc is answered,
-/// no header extension, no RTX: nothing is promised that the server does not do.
+/// acts on: `nack`, `nack pli` and `ccm fir`, when the offer lists them, and for WHIP `goog-remb` (the server
+/// sends REMB). No transport-cc is answered, no header extension, no RTX: nothing is promised that the server does
+/// not do.
 ///
 /// **H.264 profiles.** The answer keeps the chosen payload type's `profile-level-id` as offered (RFC 6184 §8.2.2:
 /// the profile is not negotiated down, and `level-asymmetry-allowed=1` lets each side's level differ). It states
@@ -26,6 +27,9 @@ public struct ServerAnswer: Sendable, Hashable {
     public static let transportProtocol = "UDP/TLS/RTP/SAVPF"
     /// The RTCP feedback this server acts on (RFC 4585 §4.2 NACK and PLI, RFC 5104 §7.1 FIR), in answer order.
     public static let videoFeedback = ["nack", "nack pli", "ccm fir"]
+    /// What a receiving (WHIP) answer adds when offered: the server sends REMB (draft-alvestrand-rmcat-remb), the
+    /// most the publisher should send, beside receiver reports.
+    public static let receiverEstimate = "goog-remb"
 
     /// Which way media flows.
     public enum Direction: Sendable, Hashable {
@@ -104,7 +108,7 @@ public struct ServerAnswer: Sendable, Hashable {
         /// The chosen format's `profile-level-id` as offered, lower case (`420010` when the offer gave none,
         /// RFC 6184 §8.1).
         public var profileLevelID: String
-        /// The feedback answered: a subset of ``ServerAnswer/videoFeedback``.
+        /// The feedback answered: a subset of ``ServerAnswer/videoFeedback`` (and ``ServerAnswer/receiverEstimate``).
         public var feedback: [String]
         /// The SSRCs the offer announced for media (RTX SSRCs of `ssrc-group:FID` left out), if any.
         public var remoteSSRCs: [UInt32]
@@ -325,8 +329,9 @@ public struct ServerAnswer: Sendable, Hashable {
             guard fields.count == 2, fields[0] == String(chosen.payloadType) || fields[0] == "*" else { return nil }
             return fields[1].split(separator: " ").joined(separator: " ").lowercased()
         }
+        let answerable = direction == .receive ? videoFeedback + [Self.receiverEstimate] : videoFeedback
         return .video(Video(mid: mid, payloadType: chosen.payloadType, profileLevelID: chosen.profile,
-                            feedback: videoFeedback.filter(offeredFeedback.contains), remoteSSRCs: ssrcs))
+                            feedback: answerable.filter(offeredFeedback.contains), remoteSSRCs: ssrcs))
     }
 
     /// RFC 8866 §6.6: `a=rtpmap:<payload type> <encoding name>/<clock rate>[/<channels>]`, lower-cased by type.

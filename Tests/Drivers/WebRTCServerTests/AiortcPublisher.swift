@@ -11,8 +11,8 @@ struct AiortcPublisher {
     /// Starts aiortc. With `whipURL` it POSTs its offer there with `key` as the bearer token and prints
     /// `{"status": …, "location": …}` (then `{"state": "connected"}` once connected); without, it prints
     /// `{"offer": …}` and waits for `answer.sdp` in its directory. With `dropAfter` (the in-process mode only) its
-    /// media goes through a UDP relay that drops one video packet that many seconds after the first, then prints
-    /// `{"dropped": 1}`. With `loss` (a fraction; either mode) the relay drops that share of the datagrams each way,
+    /// media goes through a UDP relay that drops one video packet that many seconds after the first, and every copy
+    /// of it resent on a NACK, then prints `{"dropped": 1}`. With `loss` (a fraction; either mode) the relay drops that share of the datagrams each way,
     /// at random (seeded), and the last line (its state once disconnected) says how many it lost (`"lost"`).
     /// With `colour` (RGB) the video is that colour, whole, instead of aiortc's blank frames: a player's decoded
     /// picture can then be told from a blank one. With `tone` (hertz) the audio is that sine at half scale, 48 kHz,
@@ -100,11 +100,14 @@ struct AiortcPublisher {
             rtp = len(data) > 1 and 128 <= data[0] <= 191 and not 192 <= data[1] <= 223
             if rtp and self.first_media is None:
                 self.first_media = time.time()
-            if (self.drop_after is not None and rtp and (data[1] & 0x7F) == self.video_pt and not self.dropped
+            video = rtp and (data[1] & 0x7F) == self.video_pt
+            if (self.drop_after is not None and video and not self.dropped
                     and time.time() - self.first_media >= self.drop_after):
-                self.dropped = 1
+                self.dropped, self.dropped_sequence = 1, data[2:4]
                 say({"dropped": 1})
                 return
+            if self.dropped and video and data[2:4] == self.dropped_sequence:
+                return  # and every copy resent on a NACK: lost for good
             self.back.sendto(data, ("127.0.0.1", self.server_port))
 
     async def through_relay(answer):

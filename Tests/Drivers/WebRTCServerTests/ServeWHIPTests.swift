@@ -468,6 +468,12 @@ import Testing
                                   "not JSON: \(line)\n\(log())")
         #expect(result["status"] as? Int == 201 && result["state"] as? String == "connected", "\(result)\n\(log())")
         let location = try #require(result["location"] as? String, "\(result)")
+        let estimate = try await offPool { try chromium.readLine(timeout: 30) }
+        print("Chromium's estimate 4 s into a WHIP publish: \(estimate)")
+        let stats = (try? JSONSerialization.jsonObject(with: Data(estimate.utf8))) as? [String: Any] ?? [:]
+        // Above its 300 kbit/s start: it heard the server's reports and REMB, and believed them.
+        #expect((stats["availableOutgoingBitrate"] as? Double ?? 0) >= 1_000_000, "\(estimate)\n\(log())")
+        #expect(stats["roundTripTime"] is Double, "our receiver reports gave it a round trip: \(estimate)")
 
         _ = try await served.waitFor("WHIP session 1 on live: receiving H.264 and Opus")
         let announced = try await served.waitFor("LL-HLS: http://")
@@ -534,6 +540,23 @@ import Testing
                 return {status: 201, location: response.headers.get("Location"), state: pc.connectionState};
             }""", [URL, KEY])
             say(result)
+            # Four seconds in: what Chromium's bandwidth estimate allows (the server's receiver reports and REMB
+            # raise it from its 300 kbit/s start) and what its encoder aims at.
+            await asyncio.sleep(4)
+            say(await page.evaluate("""async () => {
+                const report = {};
+                (await window.pc.getStats()).forEach(entry => {
+                    if (entry.type === "candidate-pair" && entry.nominated && entry.availableOutgoingBitrate)
+                        report.availableOutgoingBitrate = entry.availableOutgoingBitrate;
+                    if (entry.type === "outbound-rtp" && entry.kind === "video") {
+                        report.targetBitrate = entry.targetBitrate;
+                        report.qualityLimitationReason = entry.qualityLimitationReason;
+                    }
+                    if (entry.type === "remote-inbound-rtp" && entry.kind === "video")
+                        report.roundTripTime = entry.roundTripTime;
+                });
+                return report;
+            }"""))
             # Publishing until the session ends (the test's DELETE) or 30 s pass.
             for _ in range(300):
                 state = await page.evaluate("window.pc ? window.pc.connectionState : 'none'")

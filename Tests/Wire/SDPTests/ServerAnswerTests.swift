@@ -16,7 +16,7 @@ struct ServerAnswerTests {
         #expect(answer.audio == .init(mid: "0", payloadType: 111, remoteSSRCs: [2_041_170_312]))
         // The offer's 42e01f is kept: it says what OBS declared (Constrained Baseline 3.1), not what it sends.
         #expect(answer.video == .init(mid: "1", payloadType: 96, profileLevelID: "42e01f",
-                                      feedback: ["nack", "nack pli"], remoteSSRCs: [2_041_170_313]))
+                                      feedback: ["nack", "nack pli", "goog-remb"], remoteSSRCs: [2_041_170_313]))
         #expect(answer.video?.profileDescription == "Constrained Baseline 3.1")
         let text = answer.text
         #expect(text.hasPrefix(ServerOffers.lines("""
@@ -42,11 +42,13 @@ struct ServerAnswerTests {
             "a=rtpmap:96 H264/90000",
             "a=rtcp-fb:96 nack",
             "a=rtcp-fb:96 nack pli",
+            "a=rtcp-fb:96 goog-remb",
             "a=fmtp:96 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f",
         ])
         #expect(Self.lines(answer, mid: "0").suffix(2) == ["a=rtpmap:111 opus/48000/2",
                                                            "a=fmtp:111 minptime=10;useinbandfec=1"])
-        #expect(!text.contains("goog-remb") && !text.contains("ssrc"))
+        // REMB is answered (the server sends it to a WHIP publisher); transport-cc, which it would not send, is not.
+        #expect(!text.contains("transport-cc") && !text.contains("ssrc"))
         // The answer reads back through our own grammar.
         #expect(try SessionDescription(parsing: text) == answer.sessionDescription)
     }
@@ -56,7 +58,7 @@ struct ServerAnswerTests {
         // 102 is packetization-mode 0: skipped; 104 is the first mode-1 H.264.
         #expect(answer.video?.payloadType == 104)
         #expect(answer.video?.profileLevelID == "42e01f")
-        #expect(answer.video?.feedback == ["nack", "nack pli", "ccm fir"])
+        #expect(answer.video?.feedback == ["nack", "nack pli", "ccm fir", "goog-remb"])
         #expect(answer.video?.remoteSSRCs == [3_735_928_559])  // the RTX SSRC of the FID group left out
         #expect(answer.audio?.payloadType == 111)
         #expect(answer.remoteUfrag == "Wt9r")
@@ -91,6 +93,7 @@ struct ServerAnswerTests {
                                       configuration: ServerOffers.configuration(.send))
         #expect(answer.video?.payloadType == 104)
         #expect(answer.video?.remoteSSRCs == [])
+        #expect(answer.video?.feedback == ["nack", "nack pli", "ccm fir"], "no REMB promised to a viewer")
         let video = Self.lines(answer, mid: "0")
         #expect(video.contains("a=sendonly"))
         #expect(video.suffix(3) == ["a=msid:show video", "a=ssrc:286331153 cname:stream-server",
