@@ -9,6 +9,8 @@ packages=(
     nginx libnginx-mod-rtmp libnginx-mod-stream
     ffmpeg xvfb pulseaudio pulseaudio-utils sox
     libsqlite3-dev sqlite3 libsrtp2-dev libopus-dev libfaad-dev coturn
+    # Posters (stream serve): libavcodec's H.264 decoder and libjpeg-turbo's TurboJPEG, both loaded with dlopen.
+    libavcodec-dev libturbojpeg0-dev
     chromium fonts-dejavu-core wrk curl
     # systemd-analyze checks docs/deploy/stream.service (DeployTests).
     systemd
