@@ -58,6 +58,10 @@ let package = Package(
         // FAAD2's AAC decoder (libfaad-dev), loaded with dlopen at the first call (Sources/System/CFAAD/FAADLoader.c):
         // an RTMP publish's sound for WebRTC players. FAAD2 is one small library; libavcodec would map ~70 others.
         .target(name: "CFAAD", dependencies: ["CLazyLibrary"]),
+        // libavcodec's H.264 decoder (libavcodec-dev) and libjpeg-turbo's TurboJPEG (libturbojpeg0-dev), loaded with
+        // dlopen at the first call (Sources/System/CAVCodec, CTurboJPEG): the server's posters; never a broadcast.
+        .target(name: "CAVCodec", dependencies: ["CLazyLibrary"]),
+        .target(name: "CTurboJPEG", dependencies: ["CLazyLibrary"]),
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
@@ -140,6 +144,11 @@ let package = Package(
                     .target(name: "CVOAACEnc", condition: .when(platforms: [.linux])),
                     .target(name: "CFAAD", condition: .when(platforms: [.linux])),
                 ],
+                swiftSettings: strict),
+        // Posters: one H.264 keyframe decoded (libavcodec) and compressed as a JPEG (libjpeg-turbo), for the server.
+        .target(name: "Posters",
+                dependencies: [.target(name: "CAVCodec", condition: .when(platforms: [.linux])),
+                               .target(name: "CTurboJPEG", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
         // Linux capture: X11 screen (xcb + MIT-SHM), PulseAudio inputs and system audio, V4L2 cameras, Y4M files.
         .target(name: "Capture",
@@ -236,7 +245,7 @@ let package = Package(
                                "Locking", "HTTP", "HTTPServer", "Identity", "LiveShows", "ShowServer",
                                "SQLiteShowStore", "RealtimeCalls", "RealtimeBroadcast", "LiveProtocol", "JSON",
                                "LiveHLS", "WebAssets", "WebRTC", "WebRTCServer", "WHIP", "HTTPClient", "ICE",
-                               "Recording", "ByteIO", "Metrics", "Digest", "FLV"],
+                               "Recording", "ByteIO", "Metrics", "Digest", "FLV", "Posters"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).
@@ -330,7 +339,7 @@ let package = Package(
         .testTarget(name: "StreamCLITests",
                     dependencies: ["StreamCLI", "Capture", "Media", "StreamCore", "stream", "TestSupport", "Identity",
                                    "LiveProtocol", "LiveShows", "RealtimeCalls", "HTTPServer", "IngestServer",
-                                   "Transport", "JSON", "Locking"],
+                                   "Transport", "JSON", "Locking", "LiveHLS", "Posters", "FLV"],
                     swiftSettings: strict),
         .testTarget(name: "IntegrationTests",
                     dependencies: ["StreamCore", "AMF", "FLV", "RTMP", "Transport", "Publisher", "IngestServer",
@@ -346,7 +355,7 @@ let package = Package(
 let layers: [(name: String, targets: [String])] = [
     // C system libraries and shims (Linux).
     ("System", ["COpenSSL", "CEpoll", "CX264", "CVOAACEnc", "CYUV", "CXCB", "CLazyLibrary", "CPulse", "CV4L2", "CSRTP",
-                "CFAAD", "COpus", "CSQLite", "CMalloc", "CTCPInfo"]),
+                "CFAAD", "CAVCodec", "CTurboJPEG", "COpus", "CSQLite", "CMalloc", "CTCPInfo"]),
     // What every layer uses: bytes, hashes, JSON, locks, the settings model.
     ("Base", ["ByteIO", "Digest", "JSON", "Locking", "StreamCore"]),
     // Pure codecs and state machines: no I/O, no Foundation, no Dispatch.
@@ -355,7 +364,7 @@ let layers: [(name: String, targets: [String])] = [
     // Sockets on the epoll loop, TLS, DTLS-SRTP, files.
     ("IO", ["Transport", "DTLS", "SRTP", "Recording"]),
     // Frames, encoders, capture devices.
-    ("Media", ["Media", "Encoders", "Opus", "Capture"]),
+    ("Media", ["Media", "Encoders", "Opus", "Capture", "Posters"]),
     // Servers, clients, stores and the broadcast engine: the machines above driven by the I/O below.
     ("Drivers", ["IngestServer", "HTTPServer", "HTTPClient", "Publisher", "LiveHLS", "ShowServer", "SQLiteShowStore",
                  "Engine", "WebRTC", "WebRTCServer", "Broadcast"]),

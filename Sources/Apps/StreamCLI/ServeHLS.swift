@@ -25,6 +25,8 @@ import ShowServer
 /// A publish that ends gets EXT-X-ENDLIST; its playlist stays served for a minute.
 final class ServeHLS: Sendable {
     let origin: HLSOrigin
+    /// The shows' posters, fed with their main pictures' keyframes.
+    let posters: ServePosters
     private let router = Locked(HLSPublishRouter())
     private let baseURL = Locked<String?>(nil)
     /// Shows whose main picture's address was printed (with their first tile's, before it: issue 34 item 13b), until
@@ -43,6 +45,7 @@ final class ServeHLS: Sendable {
         self.console = console
         self.counters = counters
         origin = HLSOrigin(configuration: configuration)
+        posters = ServePosters(counters: counters)
     }
 
     /// Feeds the origin from the ingest; with live shows, learns from the publish gate which publishes are tiles.
@@ -136,13 +139,19 @@ final class ServeHLS: Sendable {
             case .start(let id):
                 origin.publishStarted(id)
                 started.append(id)
+                if id.playlist == HLSStreamID.mainPicture { posters.mainPictureEnded(show: id.directory) }
             case .append(let tag, let id):
                 origin.append(tag, to: id)
+                if id.playlist == HLSStreamID.mainPicture { posters.mainPictureTag(tag, show: id.directory) }
             case .discontinuity(let id):
                 origin.beginDiscontinuity(id)
+                if id.playlist == HLSStreamID.mainPicture { posters.mainPictureSwitched(show: id.directory) }
             case .stop(let id):
                 origin.publishStopped(id)
-                if id.playlist == HLSStreamID.mainPicture { printedMains.withLock { _ = $0.remove(id.directory) } }
+                if id.playlist == HLSStreamID.mainPicture {
+                    printedMains.withLock { _ = $0.remove(id.directory) }
+                    posters.mainPictureEnded(show: id.directory)
+                }
             }
         }
     }
@@ -233,6 +242,7 @@ final class ServeHLS: Sendable {
                                                   token: nil, file: request.parameters["file"] ?? "",
                                                   query: request.target.rawQuery))
         })
+        posters.addRoutes(to: &router, shows: shows)
     }
 
     /// A show's playlist or resource, once its media token is checked (before anything is looked up: a refused

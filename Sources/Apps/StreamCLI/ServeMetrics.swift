@@ -131,6 +131,7 @@ enum ServeMetrics {
         private let hlsShowRequests = Atomic<Int>(0)
         private let hlsPublishRequests = Atomic<Int>(0)
         private let slowWebSockets = Atomic<Int>(0)
+        private let posterDecodes = Atomic<Int>(0)
         /// By protocol and reason: rare events (a refused publish, a 400), so a lock is cheap here.
         private let refusals = Locked<[Refusal: Int]>([:])
 
@@ -183,6 +184,13 @@ enum ServeMetrics {
         }
 
         var slowWebSocketDrops: Int { slowWebSockets.load(ordering: .relaxed) }
+
+        /// A poster was decoded (``ServePosters``).
+        func posterDecoded() {
+            posterDecodes.wrappingAdd(1, ordering: .relaxed)
+        }
+
+        var posterDecodeCount: Int { posterDecodes.load(ordering: .relaxed) }
 
         var refusalCounts: [Refusal: Int] { refusals.withLock { $0 } }
     }
@@ -267,6 +275,9 @@ enum ServeMetrics {
                 .gauge("stream_hls_streams", help: "Streams the LL-HLS origin serves (live or recently ended).",
                        Double(origin?.streams ?? 0)),
                 .gauge("stream_shows_live", help: "Live shows now.", Double(shows.liveShowCount)),
+                .counter("stream_poster_decodes_total",
+                         help: "Posters decoded from a show's keyframe (a cached poster is not counted).",
+                         Double(counters.posterDecodeCount)),
                 .gauge("stream_show_sessions", help: "Live-show protocol sessions open now (joined or not).",
                        Double(shows.sessions)),
                 .gauge("stream_show_watchers",

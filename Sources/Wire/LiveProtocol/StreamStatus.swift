@@ -35,7 +35,8 @@ public struct StreamStatus: Sendable, Hashable {
 }
 
 extension LiveCodec {
-    /// A status as docs/live-protocol.md ("Status") shows it; `watch` is the page's path.
+    /// A status as docs/live-protocol.md ("Status") shows it; `watch` is the page's path, `poster` the path of the
+    /// main picture's JPEG while the show is live with a picture (null otherwise).
     public static func json(_ status: StreamStatus) -> JSONValue {
         .object([("name", .string(status.name))] + (status.title.map { [("title", .string($0))] } ?? [])
                 + (status.description.map { [("description", .string($0))] } ?? []) + [
@@ -43,6 +44,8 @@ extension LiveCodec {
             ("tiles", .array(status.tiles.map { .string($0.rawValue) })), ("main", .optional(status.main?.rawValue)),
             ("startedAt", status.startedAt.map { .integer($0) } ?? .null),
             ("watch", .string("/watch/" + status.name)),
+            ("poster", status.state == .live && status.main != nil
+                ? .string("/v1/streams/" + status.name + "/poster.jpg") : .null),
         ])
     }
 

@@ -66,7 +66,8 @@ import Testing
         let text = String(decoding: LiveCodec.encode(live), as: UTF8.self)
         #expect(text.hasPrefix(#"{"name":"show:mugs","title":"The mugs show","description":"Every Friday.","#
                                + #""state":"live","viewers":1,"tiles":["obs"],"main":"obs","startedAt":"#), "\(text)")
-        #expect(text.hasSuffix(#","watch":"/watch/show:mugs"}"#), "\(text)")
+        #expect(text.hasSuffix(#","watch":"/watch/show:mugs","poster":"/v1/streams/show:mugs/poster.jpg"}"#),
+                "\(text)")
     }
 
     @Test func refusalsSayWhyWithTheirStatus() async throws {

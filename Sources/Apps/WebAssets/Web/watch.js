@@ -288,6 +288,9 @@
     if (token) sessionStorage.setItem(tokenKey, token); else token = sessionStorage.getItem(tokenKey);
   } catch (error) { /* storage off: the token lives as long as the page */ }
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  // The show's last keyframe as the picture's poster until it plays (docs/live-protocol.md "Posters"); a show that
+  // is not live answers 404 and the video stays blank.
+  if (/^[A-Za-z0-9:_.-]{1,128}$/.test(name)) els.video.poster = '/v1/streams/' + name + '/poster.jpg';
 
   // A visitor's identity (docs/live-protocol.md "Visitors"): the token of its first welcome and the name it chose,
   // kept for this server (localStorage), so the visitor is the same one after a reload, a reconnect or tomorrow.
