@@ -36,7 +36,8 @@ struct ServeCommand: Command {
         --shows FILE it serves live shows at /v1/streams/NAME (docs/live-protocol.md), their main picture at
         /hls/NAME/TOKEN/main.m3u8 and each tile at /hls/NAME/TOKEN/TILE.m3u8 (TOKEN: the media token a session gets
         when it joins; without it 401, once its user is banned 403), checks its hosts' publish grants and OBS keys,
-        and keeps chat and moderation in --data-dir. Each show's web page is /watch/NAME (docs/watch.md; a token
+        and keeps chat and moderation in --data-dir; /v1/streams/NAME/poster.jpg is a JPEG of a live show's main
+        picture, at most 10 s old. Each show's web page is /watch/NAME (docs/watch.md; a token
         goes in the address's fragment, #token=...); /assets/hls-player.js is the player, for pages of your own.
         GET /metrics answers Prometheus's text format (0.0.4) on a listener of its own, --metrics-listen (default
         127.0.0.1:9464, loopback; off for none), never on the public HTTP port: connections by protocol, live
