@@ -88,6 +88,26 @@ import Testing
         }
     }
 
+    /// The playlist once its segments total `seconds`.
+    static func waitForSegments(seconds: Double, in playlist: String) async throws -> String {
+        var listed = ""
+        try await eventually("the playlist lists \(seconds) s of segments", within: .seconds(40), every: .seconds(1),
+                             seen: { listed }) {
+            listed = try await curl([playlist])
+            let total = listed.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }
+                .compactMap { Double($0.dropFirst("#EXTINF:".count).prefix { $0 != "," }) }.reduce(0, +)
+            return total >= seconds
+        }
+        return listed
+    }
+
+    /// Ends a WHIP session with a DELETE on its Location, with the test key; expects 200.
+    static func delete(_ location: String, port: Int) async throws {
+        let deleted = try await curl(["-X", "DELETE", "-H", "Authorization: Bearer \(key)",
+                                      "http://127.0.0.1:\(port)\(location)"])
+        #expect(deleted.hasPrefix("HTTP/1.1 200"), "\(deleted)")
+    }
+
     static func curl(_ arguments: [String]) async throws -> String {
         try await offPool { try Subprocess.run("curl", ["-sS", "-i"] + arguments, timeout: 10).stdout }
     }
@@ -183,17 +203,8 @@ import Testing
         let announced = try await served.waitFor("LL-HLS: http://")
         let playlist = String(try #require(announced.split(separator: " ").last))
         // Enough media for a pitch and a duration: segments totalling 4 s.
-        var listed = ""
-        try await eventually("the playlist lists 4 s of segments", within: .seconds(40), every: .seconds(1),
-                             seen: { listed }) {
-            listed = try await Self.curl([playlist])
-            let seconds = listed.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }
-                .compactMap { Double($0.dropFirst("#EXTINF:".count).prefix { $0 != "," }) }.reduce(0, +)
-            return seconds >= 4
-        }
-        let deleted = try await Self.curl(["-X", "DELETE", "-H", "Authorization: Bearer \(Self.key)",
-                                           "http://127.0.0.1:\(served.httpPort)\(location)"])
-        #expect(deleted.hasPrefix("HTTP/1.1 200"), "\(deleted)")
+        var listed = try await Self.waitForSegments(seconds: 4, in: playlist)
+        try await Self.delete(location, port: served.httpPort)
         let ended = try await served.waitFor("WHIP session 1 on live: ended")
         #expect(ended.contains("AAC frames from Opus") && !ended.contains(" 0 AAC frames"), "\(ended)")
         try await eventually("the ended publish's playlist ends", within: .seconds(10), every: .seconds(1),
@@ -232,17 +243,9 @@ import Testing
         _ = try await served.waitFor("WHIP session 1 on live: receiving H.264 and Opus")
         let announced = try await served.waitFor("LL-HLS: http://")
         let playlist = String(try #require(announced.split(separator: " ").last))
-        var listed = ""
-        try await eventually("4 s of the publish went by (its playlist's segments)", within: .seconds(40),
-                             every: .seconds(1), seen: { listed }) {
-            listed = try await Self.curl([playlist])
-            let seconds = listed.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }
-                .compactMap { Double($0.dropFirst("#EXTINF:".count).prefix { $0 != "," }) }.reduce(0, +)
-            return seconds >= 4
-        }
-        let deleted = try await Self.curl(["-X", "DELETE", "-H", "Authorization: Bearer \(Self.key)",
-                                           "http://127.0.0.1:\(served.httpPort)\(location)"])
-        #expect(deleted.hasPrefix("HTTP/1.1 200"), "\(deleted)")
+        // 4 s of the publish went by.
+        _ = try await Self.waitForSegments(seconds: 4, in: playlist)
+        try await Self.delete(location, port: served.httpPort)
         let finished = try await served.waitFor("recording finished: \(path)")
         let heard = try await offPool { try Heard.probe(path, in: directory) }
         #expect(heard.videoCodec == "h264" && heard.audioCodec == "aac" && heard.audioRate == 48000,
