@@ -256,7 +256,8 @@ let package = Package(
                                          "Digest"], swiftSettings: strict),
 
         // MARK: Tests. The shared harness starts nginx-rtmp, ffmpeg, openssl and the other peers on loopback.
-        .target(name: "TestSupport", dependencies: ["Locking", "FLV"], exclude: ["Peers"],
+        .target(name: "TestSupport", dependencies: ["Locking", "FLV", "LiveShows", "LiveProtocol"],
+                exclude: ["Peers"],
                 swiftSettings: strict),
         .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ByteIOTests", dependencies: ["ByteIO"], swiftSettings: strict),
