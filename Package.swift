@@ -30,7 +30,8 @@ let package = Package(
                                                "Identity", "StreamCore", "Metrics"]),
         // What `stream serve` is made of: the RTMP ingest, HTTP and WebSocket, LL-HLS, live shows and their store.
         .library(name: "StreamServer", targets: ["Transport", "IngestServer", "HTTPServer", "LiveHLS", "ShowServer",
-                                                 "SQLiteShowStore", "WebRTCServer", "WebAssets"]),
+                                                 "SQLiteShowStore", "PostgresShowStore", "WebRTCServer",
+                                                 "WebAssets"]),
         // Going live from Linux: capture, the broadcaster, WebRTC (WHIP) and live shows' hosts.
         .library(name: "StreamBroadcast", targets: ["Capture", "Broadcast", "WebRTC", "RealtimeBroadcast"]),
         .executable(name: "stream", targets: ["stream"]),
@@ -65,6 +66,9 @@ let package = Package(
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // libpq, PostgreSQL's client library: the shared show store (`stream serve --store postgres://...`).
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         // glibc's malloc_trim: the servers hand freed buffers back to the system after peers leave.
         .systemLibrary(name: "CMalloc"),
         // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.
@@ -169,6 +173,11 @@ let package = Package(
                 swiftSettings: strict),
         // The default show store: SQLite (WAL, schema migrations) under --data-dir.
         .target(name: "SQLiteShowStore", dependencies: ["LiveShows", "LiveProtocol", "CSQLite"],
+                swiftSettings: strict),
+        // The show store several nodes share: PostgreSQL through libpq (ids and order from the database, migrations
+        // under an advisory lock).
+        .target(name: "PostgresShowStore",
+                dependencies: ["LiveShows", "LiveProtocol", "CPostgres"],
                 swiftSettings: strict),
         // The LL-HLS origin: packagers fed by the ingest, and players' requests held until their part exists.
         .target(name: "LiveHLS", dependencies: ["HLS", "FLV", "Locking", "Transport"], swiftSettings: strict),
@@ -306,6 +315,9 @@ let package = Package(
         .testTarget(name: "SQLiteShowStoreTests",
                     dependencies: ["SQLiteShowStore", "LiveShows", "LiveProtocol", "TestSupport"],
                     swiftSettings: strict),
+        .testTarget(name: "PostgresShowStoreTests",
+                    dependencies: ["PostgresShowStore", "LiveShows", "LiveProtocol", "Locking", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebSocketTests", dependencies: ["WebSocket", "HTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPClientTests",
@@ -356,7 +368,7 @@ let package = Package(
 let layers: [(name: String, targets: [String])] = [
     // C system libraries and shims (Linux).
     ("System", ["COpenSSL", "CEpoll", "CX264", "CVOAACEnc", "CYUV", "CXCB", "CLazyLibrary", "CPulse", "CV4L2", "CSRTP",
-                "CFAAD", "CAVCodec", "CTurboJPEG", "COpus", "CSQLite", "CMalloc", "CTCPInfo"]),
+                "CFAAD", "CAVCodec", "CTurboJPEG", "COpus", "CSQLite", "CPostgres", "CMalloc", "CTCPInfo"]),
     // What every layer uses: bytes, hashes, JSON, locks, the settings model.
     ("Base", ["ByteIO", "Digest", "JSON", "Locking", "StreamCore"]),
     // Pure codecs and state machines: no I/O, no Foundation, no Dispatch.
@@ -368,7 +380,7 @@ let layers: [(name: String, targets: [String])] = [
     ("Media", ["Media", "Encoders", "Opus", "Capture", "Posters"]),
     // Servers, clients, stores and the broadcast engine: the machines above driven by the I/O below.
     ("Drivers", ["IngestServer", "HTTPServer", "HTTPClient", "Publisher", "LiveHLS", "ShowServer", "SQLiteShowStore",
-                 "Engine", "WebRTC", "WebRTCServer", "Broadcast"]),
+                 "PostgresShowStore", "Engine", "WebRTC", "WebRTCServer", "Broadcast"]),
     // What apps link: the live-show client and the app's decisions.
     ("Clients", ["RealtimeCalls", "RealtimeBroadcast", "AppLogic"]),
     // The command-line tool, its web pages and the benchmark program.

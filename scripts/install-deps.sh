@@ -29,13 +29,32 @@ missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
+# Pinned to a major version (its security updates are fine): PostgreSQL for PostgresShowStoreTests, which start
+# their own server from /usr/lib/postgresql/15/bin, and the libpq the store links (docs/scale.md).
+pinned=(
+    "postgresql-15=15.*" "libpq-dev=15.*"
+)
+for entry in "${pinned[@]}"; do
+    name=${entry%%=*}
+    want=${entry#*=}
+    have=$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null || true)
+    # shellcheck disable=SC2254 # $want is a version pattern
+    case "$have" in
+        "install ok installed "$want) ;;
+        *) missing+=("$entry") ;;
+    esac
+done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "installing: ${missing[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     # Debian starts nginx on port 80 when it can; Stream's tests run their own nginx and need nothing else listening.
-    if command -v service >/dev/null 2>&1; then $sudo service nginx stop >/dev/null 2>&1 || true; fi
+    # The same for PostgreSQL's own cluster on 5432: the tests start their own servers on free ports.
+    if command -v service >/dev/null 2>&1; then
+        $sudo service nginx stop >/dev/null 2>&1 || true
+        $sudo service postgresql stop >/dev/null 2>&1 || true
+    fi
 fi
 
 # Python peers, pinned (scripts/requirements-test.txt). Playwright drives Debian's chromium: no browser download.
