@@ -50,8 +50,8 @@ final class DemoShow: Sendable {
                     try SQLiteShowStore(directory: dataDirectory)
                 },
                 onPictures: onPictures))
-            shows = ServeShows(server: server, dataDirectory: dataDirectory, ingestURL: nil,
-                               mediaTagKey: ServeShows.tagKey(of: secret))
+            shows = ServeShows(server: server, dataDirectory: dataDirectory, storeDescription: dataDirectory,
+                               ingestURL: nil, mediaTagKey: ServeShows.tagKey(of: secret))
             let expiresAt = Int64(Date().timeIntervalSince1970) + 86_400
             hostToken = AccessToken(subject: "host", name: "Stream demo", expiresAt: expiresAt).signed(with: secret)
             browserHostToken = AccessToken(subject: "host", name: "Host (browser)", expiresAt: expiresAt)

@@ -9,10 +9,11 @@ import IngestServer
 import LiveProtocol
 import LiveShows
 import Locking
+import PostgresShowStore
 import ShowServer
 import SQLiteShowStore
 
-/// The live-show part of `stream serve`: `--shows`, `--token-secret-file`, `--data-dir`, `--ingest-url`.
+/// The live-show part of `stream serve`: `--shows`, `--token-secret-file`, `--data-dir`, `--ingest-url`, `--store`.
 ///
 /// It reads and checks the declarations and the secret before anything starts, gates the RTMP ingest with the
 /// shows' publish grants and OBS keys, and serves the protocol of docs/live-protocol.md on the HTTP listener.
@@ -28,10 +29,17 @@ struct ServeShows {
                help: "The RTMP(S) URL hosts are told to publish to (default: from the ingest's listener)."),
         .value("chat-retention", valueName: "DAYS",
                help: "Remove chat older than this, but pinned messages (default 30; 0 keeps all)."),
+        .value("store", valueName: "URL",
+               help: "Keep shows in PostgreSQL (postgres://USER@HOST:PORT/DB), not SQLite in --data-dir. One node "
+                   + "per database for now: nodes share no live chat until --bus exists (docs/scale.md)."),
+        .value("store-password-file", valueName: "FILE",
+               help: "The PostgreSQL role's password (mode 0600); without it libpq's PGPASSWORD or PGPASSFILE."),
     ]
 
     let server: ShowServer
     let dataDirectory: String
+    /// Where the store is, for messages: the SQLite file's directory or the PostgreSQL URL (without secrets).
+    let storeDescription: String
     let ingestURL: String?
     /// The key of plain publishes' LL-HLS address tags, derived from the token secret (so they outlive a restart).
     let mediaTagKey: [UInt8]
@@ -45,7 +53,8 @@ struct ServeShows {
                      onPictures: @escaping @Sendable (String, [TileKind], TileKind?) -> Void = { _, _, _ in })
         throws -> ServeShows? {
         guard let file = arguments.value("shows") else {
-            for option in ["token-secret-file", "data-dir", "ingest-url", "chat-retention"]
+            for option in ["token-secret-file", "data-dir", "ingest-url", "chat-retention", "store",
+                           "store-password-file"]
             where arguments.value(option) != nil {
                 throw CLIError.usage("--\(option) needs --shows FILE")
             }
@@ -76,17 +85,51 @@ struct ServeShows {
             }
             return days == 0 ? nil : .seconds(days * 86_400)
         } ?? .seconds(30 * 86_400)
+        let (makeStore, storeDescription) = try Self.store(arguments, directory: directory)
         let server: ShowServer
         do {
             server = try ShowServer(configuration: ShowServer.Configuration(
-                catalog: catalog, secret: secret,
-                makeStore: { () throws(StoreError) -> any ShowStore in try SQLiteShowStore(directory: directory) },
+                catalog: catalog, secret: secret, makeStore: makeStore,
                 onEvent: onEvent, onPictures: onPictures, chatRetention: retention))
         } catch {
             throw CLIError.failure(error.reason)
         }
-        return ServeShows(server: server, dataDirectory: directory, ingestURL: ingestURL,
-                          mediaTagKey: tagKey(of: secret))
+        return ServeShows(server: server, dataDirectory: directory, storeDescription: storeDescription,
+                          ingestURL: ingestURL, mediaTagKey: tagKey(of: secret))
+    }
+
+    /// The store `--store` names (PostgreSQL), else SQLite in the data directory; checked before anything starts.
+    /// - Returns: how to open it (on the store's thread), and where it is for messages.
+    static func store(_ arguments: ParsedArguments, directory: String) throws
+        -> (@Sendable () throws(StoreError) -> any ShowStore, String) {
+        guard let url = arguments.value("store") else {
+            if arguments.value("store-password-file") != nil {
+                throw CLIError.usage("--store-password-file needs --store postgres://USER@HOST:PORT/DB")
+            }
+            return ({ () throws(StoreError) -> any ShowStore in try SQLiteShowStore(directory: directory) },
+                    directory)
+        }
+        let location: PostgresLocation
+        do {
+            location = try PostgresLocation(url: url)
+        } catch {
+            throw CLIError.usage("--store: \(error.reason)")
+        }
+        let password = try arguments.value("store-password-file").map { file in
+            let bytes = try TokenSecretFile.privateContents(file, flag: "--store-password-file",
+                                                            what: "a password")
+            var text = String(decoding: bytes, as: UTF8.self)
+            while let last = text.unicodeScalars.last, last == "\n" || last == "\r" {
+                text.unicodeScalars.removeLast()
+            }
+            guard !text.isEmpty, !text.contains("\0") else {
+                throw CLIError.usage("--store-password-file: \(file) holds no password (or a NUL)")
+            }
+            return text
+        }
+        return ({ () throws(StoreError) -> any ShowStore in
+            try PostgresShowStore(location: location, password: password)
+        }, location.description)
     }
 
     /// The key of plain publishes' address tags that a secret gives.
@@ -118,7 +161,7 @@ struct ServeShows {
         do {
             try runBlocking { try await server.start(ingestURL: url) }
         } catch {
-            throw CLIError.failure("cannot open the shows' store in \(dataDirectory): \(error)")
+            throw CLIError.failure("cannot open the shows' store in \(storeDescription): \(error)")
         }
     }
 

@@ -27,7 +27,8 @@ import Testing
         /// More options for the next ``start()``.
         var serveArguments: [String] = []
 
-        init() throws {
+        init(serveArguments: [String] = []) throws {
+            self.serveArguments = serveArguments
             work = try TemporaryDirectory("live-shows")
             secretFile = work.file("token-secret")
             showsFile = work.file("shows.json")
@@ -149,6 +150,57 @@ import Testing
         #expect(try served.python("afterwards.py", [acked]).contains(#""acknowledged": \#(count)"#))
     }
 
+    /// The same with `--store postgres://...` on a PostgreSQL of the test's own: killed during a chat burst, then
+    /// started again, the server loses no acknowledged message, and psql (not our client) finds every one in
+    /// PostgreSQL, none in an SQLite file.
+    @Test func inPostgreSQLSIGKILLLosesNoAcknowledgedMessage() throws {
+        let postgres = try PostgresServer()
+        let served = try Served(serveArguments: ["--store", postgres.url()])
+        let acked = served.work.file("acked.jsonl")
+        let burst = try BackgroundProcess("python3", [served.work.file("burst.py"), served.base, served.secretFile,
+                                                      acked, "20"], errorLog: served.work.file("burst.err"))
+        #expect(try burst.readLine(timeout: 30) == "bursting")
+        func acknowledged() -> [Int] {
+            ((try? String(contentsOfFile: acked, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? Int
+            }
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while acknowledged().count < 60 && Date() < deadline { usleep(20_000) }
+        served.process?.crash()
+        _ = burst.waitForExit(timeout: 20)
+        let ackedIDs = acknowledged()
+        #expect(ackedIDs.count >= 60, "only \(ackedIDs.count) messages acknowledged before the kill")
+        try served.start()
+        let summary = try served.python("afterwards.py", [acked])
+        #expect(summary.contains(#""acknowledged": \#(ackedIDs.count)"#), "\(summary)")
+        let stored = try postgres.psql("SELECT id FROM messages WHERE show = 'show:mugs'", database: "postgres")
+        let ids = Set(stored.split(separator: "\n").compactMap { Int($0) })
+        #expect(Set(ackedIDs).isSubset(of: ids), "\(ackedIDs.count) acknowledged, \(ids.count) stored")
+        #expect(!FileManager.default.fileExists(atPath: served.dataDirectory + "/shows.sqlite3"))
+    }
+
+    /// PostgreSQL not there when the server starts: it says so, naming the server without a password, and exits.
+    @Test func aPostgreSQLThatIsNotThereStopsTheStart() throws {
+        let work = try TemporaryDirectory("live-shows-store")
+        try Self.shows.write(toFile: work.file("shows.json"), atomically: true, encoding: .utf8)
+        try String(repeating: "s", count: 40).write(toFile: work.file("secret"), atomically: true, encoding: .utf8)
+        #expect(chmod(work.file("secret"), 0o600) == 0)
+        try "hunter2-password\n".write(toFile: work.file("password"), atomically: true, encoding: .utf8)
+        #expect(chmod(work.file("password"), 0o600) == 0)
+        let port = try FreePort.next()
+        let result = try Subprocess.run(try StreamExecutable.url().path, [
+            "serve", "--no-record", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--webrtc-listen",
+            "127.0.0.1:0", "--metrics-listen", "off", "--shows", work.file("shows.json"), "--token-secret-file",
+            work.file("secret"), "--data-dir", work.file("data"),
+            "--store", "postgres://stream@127.0.0.1:\(port)/shows", "--store-password-file", work.file("password"),
+        ], timeout: 30, environment: TemporaryConfigHome.environment(in: work.path))
+        #expect(result.status != 0)
+        let said = result.stdout + result.stderr
+        #expect(said.contains("cannot connect to PostgreSQL at postgres://stream@127.0.0.1:\(port)/shows"), "\(said)")
+        #expect(!said.contains("hunter2"))
+    }
+
     /// CI-size load: 500 watchers and 20 writers in one show; every watcher gets every message once, in order.
     @Test func fiveHundredWatchersAndTwentyWriters() throws {
         let served = try Served()
@@ -176,6 +228,15 @@ import Testing
         (["--data-dir", "/tmp/x"], "--data-dir needs --shows"),
         (["--shows", "SHOWS", "--token-secret-file", "SECRET", "--no-http"], "drop --no-http"),
         (["--chat-retention", "7"], "--chat-retention needs --shows"),
+        (["--store", "postgres://stream@db/shows"], "--store needs --shows"),
+        (["--shows", "SHOWS", "--token-secret-file", "SECRET", "--store", "mysql://stream@db/shows"],
+         "--store: a PostgreSQL store is a postgres://USER@HOST:PORT/DB URL"),
+        (["--shows", "SHOWS", "--token-secret-file", "SECRET", "--store", "postgres://stream:hunter2@db/shows"],
+         "--store: the PostgreSQL URL holds a password: leave it out"),
+        (["--shows", "SHOWS", "--token-secret-file", "SECRET", "--store-password-file", "SECRET"],
+         "--store-password-file needs --store"),
+        (["--shows", "SHOWS", "--token-secret-file", "SECRET", "--store", "postgres://stream@db/shows",
+          "--store-password-file", "OPEN"], "--store-password-file: "),
         (["--shows", "SHOWS", "--token-secret-file", "SECRET", "--chat-retention", "-1"],
          "--chat-retention -1 is not a number of days from 0 to 36500"),
     ])
