@@ -84,7 +84,10 @@ public final class PostgresShowStore: ShowStore {
 
     /// Loads a show, from one snapshot of the database.
     public func load(_ name: String, historyLimit: Int, now: Int64) throws(StoreError) -> ShowRecord {
-        try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+        // No show of that name can be stored (see ``holdsNUL(_:_:)``); passed on, libpq would end it at the NUL and
+        // load another show.
+        guard !name.utf8.contains(0) else { return ShowRecord(epoch: epoch) }
+        return try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
             () throws(StoreError) -> ShowRecord in
             var record = ShowRecord(epoch: epoch)
             var pinnedID: Int64?

@@ -85,6 +85,27 @@ import Testing
                 == store.epoch + "\n")
     }
 
+    /// PostgreSQL's text cannot hold NUL: such a write is refused alone (the rest of its batch goes through), and a
+    /// name with a NUL is never cut short into another show's.
+    @Test func aNULIsRefusedAloneAndNeverCutsANameShort() throws {
+        let server = try PostgresServer()
+        let store = try Self.open(server)
+        let results = try store.commit([
+            ("show:mugs", .message(MessageDraft(user: "a\0b", name: "A", role: .viewer, text: "hi", time: 1))),
+            ("show:mugs", ShowStoreContract.draft("kept", at: 2)),
+            ("show:mugs\0x", .slow(9)),
+        ])
+        #expect(results.count == 3)
+        guard results.count == 3 else { return }
+        #expect({ if case .failure(let error) = results[0] { "\(error)".contains("NUL") } else { false } }())
+        #expect(results[1] == .success(.message(ChatMessage(id: 1, user: "bob", name: "Bob", role: .viewer,
+                                                             text: "kept", time: 2))))
+        #expect({ if case .failure = results[2] { true } else { false } }())
+        #expect(try store.load("show:mugs\0x", historyLimit: 10, now: 0) == ShowRecord(epoch: store.epoch))
+        let mugs = try store.load("show:mugs", historyLimit: 10, now: 0)
+        #expect(mugs.history.map(\.text) == ["kept"] && mugs.slow == 0)
+    }
+
     /// Six nodes opening a new database at the same moment: every one opens, with the same epoch, and the schema
     /// is made once (without the advisory lock, concurrent CREATE TABLEs fail with a unique violation).
     @Test func nodesStartingAtOnceMigrateOnce() throws {
