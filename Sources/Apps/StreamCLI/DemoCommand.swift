@@ -84,6 +84,8 @@ struct DemoCommand: Command {
             context.console.print("Watch it live (open in a browser on this machine): \(server.watchPage)")
             context.console.print("Go live from the browser as the host (a development token, good for this run "
                 + "only): \(server.hostPage)")
+            context.console.print("Its show card: \(server.showCard) (JSON) and \(server.showCard)/poster.jpg (its "
+                + "picture, while live)")
             let settings = broadcastOptions.configuration.settings
             let options = RTMPClient.Options(socketSendBufferSize: RTMPSink.socketSendBufferSize(for: settings))
             status = try BroadcastRunner.run(

@@ -18,6 +18,8 @@ final class DemoServer: Sendable {
     let ingestURL: IngestURL
     /// The watch page's address, e.g. "http://127.0.0.1:8080/watch/demo".
     let watchPage: String
+    /// The show's status for a show card (JSON); its poster is `showCard + "/poster.jpg"`.
+    let showCard: String
     /// The show the broadcast hosts.
     let show: DemoShow
     /// The host's page: the watch page with a development token for the demo's host in its fragment (the secret
@@ -123,6 +125,7 @@ final class DemoServer: Sendable {
             throw error
         }
         watchPage = "\(base.withLock { $0 } ?? "http://127.0.0.1")/watch/\(DemoShow.streamName)"
+        showCard = "\(base.withLock { $0 } ?? "http://127.0.0.1")/v1/streams/\(DemoShow.streamName)"
         hostPage = watchPage + "#token=" + show.browserHostToken
     }
 
