@@ -97,7 +97,7 @@ public final class PostgresShowStore: ShowStore {
                 record.seq = show.integer(0)
                 record.slow = Int(show.integer(1))
                 pinnedID = show.optionalInteger(2)
-                record.media = MediaRecord(tiles: Self.tiles(show.integer(3)), ended: show.bool(4),
+                record.media = MediaRecord(tiles: MediaRecord.tiles(fromBits: show.integer(3)), ended: show.bool(4),
                                            generation: show.integer(5),
                                            mainChoice: show.optionalText(6).flatMap(TileKind.init))
                 if let hash = show.optionalText(7), let nonce = show.optionalText(8) {
@@ -191,15 +191,7 @@ public final class PostgresShowStore: ShowStore {
     /// One write inside the batch's transaction: a refusal (the message is gone) is a result, a database failure
     /// throws and rolls the whole batch back.
     private func apply(_ write: StoreWrite, to show: String) throws(StoreError) -> Result<StoreFact, StoreError> {
-        switch write {
-        case .kick(let user):
-            return .success(.kicked(user: user))
-        case .reaction(let reaction):
-            return .success(.reaction(reaction))
-        case .message, .deleteMessage, .clearChat, .pin, .slow, .ban, .unban, .timeout, .ingestKey, .tileStarted,
-             .tileStopped, .end, .reopen, .setMain:
-            break
-        }
+        if let fact = write.unstoredFact { return .success(fact) }
         // PostgreSQL's text cannot hold NUL: refused alone, rather than failing the others' writes with it.
         guard !Self.holdsNUL(show, write) else {
             return .failure(StoreError(.unavailable, "PostgreSQL cannot keep a NUL character (in a name or user id)"))
@@ -268,12 +260,12 @@ public final class PostgresShowStore: ShowStore {
                                              show).first else {
             throw StoreError(.notFound, "the show \(show) has no row")
         }
-        let current = MediaRecord(tiles: Self.tiles(row.integer(0)), ended: row.bool(1), generation: row.integer(2),
-                                  mainChoice: row.optionalText(3).flatMap(TileKind.init))
+        let current = MediaRecord(tiles: MediaRecord.tiles(fromBits: row.integer(0)), ended: row.bool(1),
+                                  generation: row.integer(2), mainChoice: row.optionalText(3).flatMap(TileKind.init))
         guard let next = current.applying(write) else { return current }
         try connection.query("UPDATE shows SET tiles = $1, ended = $2, generation = $3, main = $4 WHERE name = $5",
-                             String(Self.bits(next.tiles)), next.ended ? "true" : "false", String(next.generation),
-                             next.mainChoice?.rawValue, show)
+                             String(MediaRecord.bits(of: next.tiles)), next.ended ? "true" : "false",
+                             String(next.generation), next.mainChoice?.rawValue, show)
         return next
     }
 
@@ -307,13 +299,5 @@ public final class PostgresShowStore: ShowStore {
             []
         }
         return ([show] + texts).contains { $0?.utf8.contains(0) == true }
-    }
-
-    private static func tiles(_ bits: Int64) -> Set<TileKind> {
-        Set(TileKind.allCases.enumerated().filter { bits & (1 << $0.offset) != 0 }.map(\.element))
-    }
-
-    private static func bits(_ tiles: Set<TileKind>) -> Int64 {
-        TileKind.allCases.enumerated().reduce(0) { tiles.contains($1.element) ? $0 | (1 << $1.offset) : $0 }
     }
 }

@@ -133,7 +133,7 @@ public final class SQLiteShowStore: ShowStore {
             record.seq = show.integer(0)
             record.slow = Int(show.integer(1))
             pinnedID = show.optionalInteger(2)
-            record.media = MediaRecord(tiles: Self.tiles(show.integer(3)), ended: show.integer(4) != 0,
+            record.media = MediaRecord(tiles: MediaRecord.tiles(fromBits: show.integer(3)), ended: show.integer(4) != 0,
                                        generation: show.integer(5),
                                        mainChoice: show.optionalText(6).flatMap(TileKind.init))
             if let hash = show.optionalText(7), let nonce = show.optionalText(8) {
@@ -207,15 +207,7 @@ public final class SQLiteShowStore: ShowStore {
     /// One write inside the batch's transaction: a refusal (the message is gone) is a result, an SQLite failure
     /// throws and rolls the whole batch back.
     private func apply(_ write: StoreWrite, to show: String) throws(StoreError) -> Result<StoreFact, StoreError> {
-        switch write {
-        case .kick(let user):
-            return .success(.kicked(user: user))
-        case .reaction(let reaction):
-            return .success(.reaction(reaction))
-        case .message, .deleteMessage, .clearChat, .pin, .slow, .ban, .unban, .timeout, .ingestKey, .tileStarted,
-             .tileStopped, .end, .reopen, .setMain:
-            break
-        }
+        if let fact = write.unstoredFact { return .success(fact) }
         try database.statement("INSERT OR IGNORE INTO shows (name) VALUES (?)").bind(.text(show)).run()
         switch write {
         case .message(let draft):
@@ -282,13 +274,13 @@ public final class SQLiteShowStore: ShowStore {
         let select = try database.statement("SELECT tiles, ended, generation, main FROM shows WHERE name = ?")
             .bind(.text(show))
         guard try select.step() else { throw StoreError(.notFound, "the show \(show) has no row") }
-        let current = MediaRecord(tiles: Self.tiles(select.integer(0)), ended: select.integer(1) != 0,
+        let current = MediaRecord(tiles: MediaRecord.tiles(fromBits: select.integer(0)), ended: select.integer(1) != 0,
                                   generation: select.integer(2),
                                   mainChoice: select.optionalText(3).flatMap(TileKind.init))
         select.reset()
         guard let next = current.applying(write) else { return current }
         try database.statement("UPDATE shows SET tiles = ?, ended = ?, generation = ?, main = ? WHERE name = ?")
-            .bind(.integer(Self.bits(next.tiles)), .int(next.ended ? 1 : 0), .integer(next.generation),
+            .bind(.integer(MediaRecord.bits(of: next.tiles)), .int(next.ended ? 1 : 0), .integer(next.generation),
                   next.mainChoice.map { SQLiteValue.text($0.rawValue) }, .text(show)).run()
         return next
     }
@@ -315,14 +307,6 @@ public final class SQLiteShowStore: ShowStore {
     private static func message(_ row: SQLiteStatement) -> ChatMessage {
         ChatMessage(id: row.integer(0), user: row.optionalText(1), name: row.text(2),
                     role: Role(rawValue: row.text(3)) ?? .viewer, text: row.text(4), time: row.integer(5))
-    }
-
-    private static func tiles(_ bits: Int64) -> Set<TileKind> {
-        Set(TileKind.allCases.enumerated().filter { bits & (1 << $0.offset) != 0 }.map(\.element))
-    }
-
-    private static func bits(_ tiles: Set<TileKind>) -> Int64 {
-        TileKind.allCases.enumerated().reduce(0) { tiles.contains($1.element) ? $0 | (1 << $1.offset) : $0 }
     }
 }
 

@@ -77,3 +77,15 @@ public struct IngestKeyRecord: Sendable, Hashable {
         self.nonce = nonce
     }
 }
+
+extension MediaRecord {
+    /// The tiles as a store's integer column keeps them: bit n for `TileKind.allCases[n]`.
+    public static func tiles(fromBits bits: Int64) -> Set<TileKind> {
+        Set(TileKind.allCases.enumerated().filter { bits & (1 << $0.offset) != 0 }.map(\.element))
+    }
+
+    /// The integer column of ``tiles(fromBits:)``.
+    public static func bits(of tiles: Set<TileKind>) -> Int64 {
+        TileKind.allCases.enumerated().reduce(0) { tiles.contains($1.element) ? $0 | (1 << $1.offset) : $0 }
+    }
+}

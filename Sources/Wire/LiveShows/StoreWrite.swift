@@ -38,6 +38,20 @@ public enum StoreWrite: Sendable, Hashable {
     case setMain(TileKind?)
 }
 
+extension StoreWrite {
+    /// The fact of a write that is not stored (a kick, a reaction): a store passes it on without touching its
+    /// tables. Nil for every write a store commits.
+    public var unstoredFact: StoreFact? {
+        switch self {
+        case .kick(let user): .kicked(user: user)
+        case .reaction(let reaction): .reaction(reaction)
+        case .message, .deleteMessage, .clearChat, .pin, .slow, .ban, .unban, .timeout, .ingestKey, .tileStarted,
+             .tileStopped, .end, .reopen, .setMain:
+            nil
+        }
+    }
+}
+
 /// A chat message before the store numbers it.
 public struct MessageDraft: Sendable, Hashable {
     /// The writer's user id; nil for a visitor.
