@@ -102,7 +102,7 @@ public final class NginxRTMP: @unchecked Sendable {
         lock.withLock {
             guard process.isRunning else { return }
             let master = process.processIdentifier
-            let workers = Self.children(of: master)
+            let workers = childProcesses(of: master)
             kill(master, SIGKILL)
             for worker in workers { kill(worker, SIGKILL) }
             process.waitUntilExit()
@@ -127,7 +127,7 @@ public final class NginxRTMP: @unchecked Sendable {
         lock.withLock {
             guard process.isRunning else { return }
             let master = process.processIdentifier
-            for pid in [master] + Self.children(of: master) { kill(pid, signal) }
+            for pid in [master] + childProcesses(of: master) { kill(pid, signal) }
         }
     }
 
@@ -136,19 +136,6 @@ public final class NginxRTMP: @unchecked Sendable {
         let running = lock.withLock { process.isRunning }
         guard !running else { return }
         try launch()
-    }
-
-    /// The processes whose parent is `pid` (from /proc/PID/stat's fourth field).
-    private static func children(of pid: Int32) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry -> Int32? in
-            guard let child = Int32(entry),
-                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            // "PID (name) STATE PPID ...": the name may hold spaces, so split after its closing parenthesis.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && Int32(fields[1]) == pid ? child : nil
-        }
     }
 
     /// The RTMP URL of application `live` (without a stream key).
@@ -182,8 +169,9 @@ public final class NginxRTMP: @unchecked Sendable {
     public func stop() {
         lock.withLock {
             guard process.isRunning else { return }
-            for pid in [process.processIdentifier] + Self.children(of: process.processIdentifier) { kill(pid, SIGCONT) }
-            kill(process.processIdentifier, SIGQUIT)
+            let master = process.processIdentifier
+            for pid in [master] + childProcesses(of: master) { kill(pid, SIGCONT) }
+            kill(master, SIGQUIT)
             let deadline = Date().addingTimeInterval(5)
             while process.isRunning && Date() < deadline { usleep(20_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }

@@ -123,19 +123,7 @@ public final class PostgresServer: @unchecked Sendable {
         guard let text = try? String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8),
               let first = text.split(separator: "\n").first, let postmaster = Int32(first) else { return }
         kill(postmaster, signal)
-        for child in Self.children(of: postmaster) { kill(child, signal) }
-    }
-
-    private static func children(of pid: Int32) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry -> Int32? in
-            guard let child = Int32(entry),
-                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            // "PID (name) STATE PPID ...": the name may hold spaces, so split after its closing parenthesis.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && Int32(fields[1]) == pid ? child : nil
-        }
+        for child in childProcesses(of: postmaster) { kill(child, signal) }
     }
 
     /// Debian's newest PostgreSQL: `/usr/lib/postgresql/VERSION/bin`.
