@@ -478,23 +478,22 @@ final class ServerPort {
     /// comes then goes to the players (whose NACKs the cache could not answer) and into the frames for LL-HLS,
     /// where a loss would otherwise cost a keyframe. The request rides an empty receiver report, as a PLI does.
     private func recoverLosses(_ packet: [UInt8], _ peer: ServerPeer) {
-        peer.losses.observe(UInt16(packet[2]) << 8 | UInt16(packet[3]))
+        peer.losses.observe(RTPPacket.sequenceNumber(of: packet))
         peer.counters.packetsRecovered = peer.losses.recovered
         let lost = peer.losses.due(now: now)
         guard !lost.isEmpty, let outbound = peer.outbound, let remote = Self.mediaDestination(of: peer) else { return }
-        let ssrc = UInt32(packet[8]) << 24 | UInt32(packet[9]) << 16 | UInt32(packet[10]) << 8 | UInt32(packet[11])
         let compound = RTCPPacket.receiverReport(ssrc: peer.localSSRC, reports: []).encoded
-            + RTCPPacket.nack(senderSSRC: peer.localSSRC, mediaSSRC: ssrc, lost: lost).encoded
+            + RTCPPacket.nack(senderSSRC: peer.localSSRC, mediaSSRC: RTPPacket.ssrc(of: packet), lost: lost).encoded
         guard let protected = try? outbound.protect(rtcp: compound) else { return }
         socket.send(protected, to: remote)
         peer.counters.packetsRequested += lost.count
     }
 
     private func observe(_ packet: [UInt8], in reception: inout RTPReceptionStatistics?, clockRate: Int) {
-        let ssrc = UInt32(packet[8]) << 24 | UInt32(packet[9]) << 16 | UInt32(packet[10]) << 8 | UInt32(packet[11])
+        let ssrc = RTPPacket.ssrc(of: packet)
         if reception?.ssrc != ssrc { reception = RTPReceptionStatistics(ssrc: ssrc, clockRate: clockRate) }
-        let timestamp = UInt32(packet[4]) << 24 | UInt32(packet[5]) << 16 | UInt32(packet[6]) << 8 | UInt32(packet[7])
-        reception?.observe(sequence: UInt16(packet[2]) << 8 | UInt16(packet[3]), timestamp: timestamp, arrival: now)
+        reception?.observe(sequence: RTPPacket.sequenceNumber(of: packet), timestamp: RTPPacket.timestamp(of: packet),
+                           arrival: now)
     }
 
     /// A publisher's sender reports: their times go back in our receiver reports, for its round trip.
@@ -690,10 +689,8 @@ final class ServerPort {
     /// Passes a publisher's H.264 packet (unprotected) to its players, each with its own header.
     private func forwardVideo(_ packet: [UInt8], _ forward: ForwardedStream) {
         let begins = forward.gate.observe(packet)
-        let sequence = UInt16(packet[2]) << 8 | UInt16(packet[3])
-        forward.cache.insert(packet, sequence: sequence, now: now)
-        forward.videoSSRC = UInt32(packet[8]) << 24 | UInt32(packet[9]) << 16 | UInt32(packet[10]) << 8
-            | UInt32(packet[11])
+        forward.cache.insert(packet, sequence: RTPPacket.sequenceNumber(of: packet), now: now)
+        forward.videoSSRC = RTPPacket.ssrc(of: packet)
         if begins, !forward.joining.isEmpty { switchHere(forward) }
         for serial in forward.subscribers {
             guard let player = sessions[serial], let subscription = player.subscription, player.outbound != nil

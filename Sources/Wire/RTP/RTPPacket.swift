@@ -69,6 +69,21 @@ public struct RTPPacket: Sendable, Hashable {
         return writer.bytes
     }
 
+    /// The sequence number of a packet's header, read in place (the caller checked ``headerSize`` bytes).
+    public static func sequenceNumber(of packet: [UInt8]) -> UInt16 {
+        UInt16(packet[2]) << 8 | UInt16(packet[3])
+    }
+
+    /// The RTP timestamp of a packet's header, read in place.
+    public static func timestamp(of packet: [UInt8]) -> UInt32 {
+        UInt32(packet[4]) << 24 | UInt32(packet[5]) << 16 | UInt32(packet[6]) << 8 | UInt32(packet[7])
+    }
+
+    /// The SSRC of a packet's header, read in place.
+    public static func ssrc(of packet: [UInt8]) -> UInt32 {
+        UInt32(packet[8]) << 24 | UInt32(packet[9]) << 16 | UInt32(packet[10]) << 8 | UInt32(packet[11])
+    }
+
     /// RFC 5761 §4 and RFC 7983: on a muxed port, RTCP has packet types 192...223 where RTP has marker+payload type;
     /// true when the second byte says RTCP.
     public static func isRTCP<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8, C.Index == Int {

@@ -47,10 +47,9 @@ public struct RTPRewriter: Sendable {
     /// Rewrites a packet of the publisher's for this subscriber, or nil for bytes that are not an RTP packet.
     public mutating func rewrite(_ packet: [UInt8], now: Duration) -> [UInt8]? {
         guard packet.count >= RTPPacket.headerSize, packet[0] >> 6 == RTPPacket.version else { return nil }
-        let sequence = UInt16(packet[2]) << 8 | UInt16(packet[3])
-        let timestamp = UInt32(packet[4]) << 24 | UInt32(packet[5]) << 16 | UInt32(packet[6]) << 8 | UInt32(packet[7])
-        let sourceSSRC = UInt32(packet[8]) << 24 | UInt32(packet[9]) << 16 | UInt32(packet[10]) << 8
-            | UInt32(packet[11])
+        let sequence = RTPPacket.sequenceNumber(of: packet)
+        let timestamp = RTPPacket.timestamp(of: packet)
+        let sourceSSRC = RTPPacket.ssrc(of: packet)
         if let last {
             // The timestamp after the last one sent by the wall time between (at least 1).
             let elapsed = now - last.at
