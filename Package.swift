@@ -64,11 +64,11 @@ let package = Package(
         .target(name: "CAVCodec", dependencies: ["CLazyLibrary"]),
         .target(name: "CTurboJPEG", dependencies: ["CLazyLibrary"]),
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
-        // libpq, PostgreSQL's client library: the shared show store (`stream serve --store postgres://...`).
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq",
-                       providers: [.apt(["libpq-dev"])]),
+        // SQLite (libsqlite3-dev), the default show store, and libpq (libpq-dev), the shared one (`stream serve
+        // --store postgres://...`), loaded with dlopen at the first call (Sources/System/CSQLite, CPostgres): a
+        // broadcast maps neither, nor what libpq pulls in (Kerberos, LDAP, GnuTLS).
+        .target(name: "CSQLite", dependencies: ["CLazyLibrary"]),
+        .target(name: "CPostgres", dependencies: ["CLazyLibrary"]),
         // glibc's malloc_trim: the servers hand freed buffers back to the system after peers leave.
         .systemLibrary(name: "CMalloc"),
         // A C file of our own: TCP_INFO needs <linux/tcp.h>, whose struct clashes with glibc's in a module map.

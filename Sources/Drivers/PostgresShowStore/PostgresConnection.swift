@@ -54,6 +54,10 @@ final class PostgresConnection {
         ]
         if let sslMode = location.sslMode { parameters.append(("sslmode", sslMode)) }
         if let password { parameters.append(("password", password)) }
+        if let missing = stream_pq_load_error() {
+            throw StoreError(.unavailable, "\(place): libpq is not installed (\(String(cString: missing))); "
+                                + "install libpq5")
+        }
         let keywords = parameters.map { strdup($0.0) }
         let values = parameters.map { strdup($0.1) }
         defer {

@@ -9,6 +9,10 @@ final class SQLiteDatabase {
 
     /// Opens (creating if needed) a database file.
     init(path: String) throws(StoreError) {
+        if let missing = stream_sqlite_load_error() {
+            throw StoreError(.unavailable, "cannot open the database \(path): SQLite is not installed "
+                                + "(\(String(cString: missing))); install libsqlite3-0")
+        }
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &opened, flags, nil)

@@ -1,4 +1,0 @@
-#include <sqlite3.h>
-
-// SQLITE_TRANSIENT is a cast of -1 to a function pointer, a macro Swift cannot import: SQLite copies the bytes.
-static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
