@@ -8,6 +8,7 @@ public struct MP4Error: Error, Sendable, CustomStringConvertible {
             case invalidSequenceParameterSet = "invalid H.264 sequence parameter set"
             case invalidConfiguration = "invalid track configuration"
             case invalidSample = "invalid sample"
+            case invalidFile = "invalid fragmented MP4 file"
         }
 
         private let base: Base
@@ -22,6 +23,8 @@ public struct MP4Error: Error, Sendable, CustomStringConvertible {
         public static let invalidConfiguration = Code(.invalidConfiguration)
         /// An audio or video tag cannot become a sample (malformed body, unsupported codec, no configuration yet).
         public static let invalidSample = Code(.invalidSample)
+        /// A file read as fragmented MP4 is not one (a box that overruns its parent, a fragment before the `moov`).
+        public static let invalidFile = Code(.invalidFile)
 
         /// A short name for the code.
         public var description: String { base.rawValue }
