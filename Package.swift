@@ -255,7 +255,7 @@ let package = Package(
                                "SQLiteShowStore", "PostgresShowStore", "RealtimeCalls", "RealtimeBroadcast",
                                "LiveProtocol", "JSON",
                                "LiveHLS", "WebAssets", "WebRTC", "WebRTCServer", "WHIP", "HTTPClient", "ICE",
-                               "Recording", "ByteIO", "Metrics", "Digest", "FLV", "Posters"],
+                               "Recording", "ByteIO", "Metrics", "Digest", "FLV", "Posters", "HLS", "MP4"],
                 swiftSettings: strict),
         .executableTarget(name: "stream", dependencies: ["StreamCLI"], swiftSettings: strict),
         // The benchmark harness's measuring program (scripts/bench.sh runs it in release mode beside ffmpeg/nginx).

@@ -39,6 +39,10 @@ struct ServeCommand: Command {
         and keeps chat and moderation in --data-dir; /v1/streams/NAME/poster.jpg is a JPEG of a live show's main
         picture, at most 10 s old. Each show's web page is /watch/NAME (docs/watch.md; a token
         goes in the address's fragment, #token=...); /assets/hls-player.js is the player, for pages of your own.
+        While recording, each show's main picture is also recorded as fragmented MP4 in RECORD_DIR/replays/NAME/;
+        GET /v1/streams/NAME/recordings lists the finished ones, each an HLS VOD playlist (byte ranges of its file,
+        seekable) that the watch page plays while the show is not live, for whoever may watch the show
+        (docs/http.md, "Replays").
         GET /metrics answers Prometheus's text format (0.0.4) on a listener of its own, --metrics-listen (default
         127.0.0.1:9464, loopback; off for none), never on the public HTTP port: connections by protocol, live
         publishes, bytes, LL-HLS requests, live shows' watchers, WebRTC sessions, chat messages, deliveries, drops and
@@ -151,10 +155,17 @@ struct ServeCommand: Command {
         }
         // What /metrics counts as it passes (docs/operations.md).
         let counters = ServeMetrics.Counters()
-        var configuration = try makeConfiguration(arguments, context: context, counters: counters)
+        // The recordings being written, which the replay list leaves out.
+        let inUse = RecordingsInUse()
+        var configuration = try makeConfiguration(arguments, context: context, counters: counters, inUse: inUse)
         let console = context.console
+        // Each show's main picture recorded as fMP4 and served as VOD (docs/http.md, "Replays").
+        let replays = arguments.value("shows") == nil ? nil : configuration.recordDirectory.map {
+            ServeReplays(recordDirectory: $0, inUse: inUse, console: console)
+        }
         // LL-HLS of every publish on the HTTP listener (docs/hls.md).
-        let hls = arguments.flag(ServeHTTP.disabled.name) ? nil : ServeHLS(console: console, counters: counters)
+        let hls = arguments.flag(ServeHTTP.disabled.name)
+            ? nil : ServeHLS(console: console, counters: counters, replays: replays)
         // Live shows (docs/live-protocol.md): declarations and secret checked before anything starts.
         let webhookSink = Locked<ServeWebhooks?>(nil)
         let whepSink = Locked<ServeWHEPShows?>(nil)
@@ -187,7 +198,7 @@ struct ServeCommand: Command {
         whepSink.withLock { $0 = whepShows }
         // WHIP publishes are recorded where RTMP ones are.
         let whipRecordings = configuration.recordDirectory.map {
-            ServeWHIPRecordings(directory: $0, format: configuration.recordFormat, console: console)
+            ServeWHIPRecordings(directory: $0, format: configuration.recordFormat, inUse: inUse, console: console)
         }
         let webRTCConfiguration = try ServeWebRTC.configuration(arguments, httpEnabled: httpConfiguration != nil,
                                                                 hls: hls, owners: owners, shows: whipShows,
@@ -300,7 +311,8 @@ struct ServeCommand: Command {
             throw error
         }
         if let directory = configuration.recordDirectory {
-            console.print("Recordings go to \(directory)")
+            console.print("Recordings go to \(directory)" + (replays == nil ? "" : ", shows' replays to "
+                + "\(directory)/\(ServeReplays.folder)"))
         } else {
             console.print("Not recording")
         }
@@ -322,6 +334,7 @@ struct ServeCommand: Command {
         whipRecordings?.finishAll()
         shows?.server.stop()
         server.stop()
+        replays?.finishAll()
         if let webhooks { try runBlocking { await webhooks.stop() } }
         withExtendedLifetime(reload) {}
         console.print("Stopped")
@@ -329,11 +342,13 @@ struct ServeCommand: Command {
     }
 
     private func makeConfiguration(_ arguments: ParsedArguments, context: CommandContext,
-                                   counters: ServeMetrics.Counters) throws -> RTMPServer.Configuration {
+                                   counters: ServeMetrics.Counters,
+                                   inUse: RecordingsInUse) throws -> RTMPServer.Configuration {
         var configuration = RTMPServer.Configuration()
         let console = context.console
         configuration.onEvent = { event in
             counters.ingest(event)
+            inUse.observe(event)
             console.print(Self.timestamp() + " " + event.description)
         }
         configuration.listen = arguments.flag("no-plain")

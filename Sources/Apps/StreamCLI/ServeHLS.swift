@@ -27,6 +27,8 @@ final class ServeHLS: Sendable {
     let origin: HLSOrigin
     /// The shows' posters, fed with their main pictures' keyframes.
     let posters: ServePosters
+    /// The shows' replays, fed with their main pictures; nil when not recording.
+    let replays: ServeReplays?
     private let router = Locked(HLSPublishRouter())
     private let baseURL = Locked<String?>(nil)
     /// Shows whose main picture's address was printed (with their first tile's, before it: issue 34 item 13b), until
@@ -41,9 +43,10 @@ final class ServeHLS: Sendable {
     private let counters: ServeMetrics.Counters
 
     init(console: Console, configuration: HLSOrigin.Configuration = HLSOrigin.Configuration(),
-         counters: ServeMetrics.Counters = ServeMetrics.Counters()) {
+         counters: ServeMetrics.Counters = ServeMetrics.Counters(), replays: ServeReplays? = nil) {
         self.console = console
         self.counters = counters
+        self.replays = replays
         origin = HLSOrigin(configuration: configuration)
         posters = ServePosters(counters: counters)
     }
@@ -139,18 +142,28 @@ final class ServeHLS: Sendable {
             case .start(let id):
                 origin.publishStarted(id)
                 started.append(id)
-                if id.playlist == HLSStreamID.mainPicture { posters.mainPictureEnded(show: id.directory) }
+                if id.playlist == HLSStreamID.mainPicture {
+                    posters.mainPictureEnded(show: id.directory)
+                    replays?.mainPictureStarted(show: id.directory)
+                }
             case .append(let tag, let id):
                 origin.append(tag, to: id)
-                if id.playlist == HLSStreamID.mainPicture { posters.mainPictureTag(tag, show: id.directory) }
+                if id.playlist == HLSStreamID.mainPicture {
+                    posters.mainPictureTag(tag, show: id.directory)
+                    replays?.mainPictureTag(tag, show: id.directory)
+                }
             case .discontinuity(let id):
                 origin.beginDiscontinuity(id)
-                if id.playlist == HLSStreamID.mainPicture { posters.mainPictureSwitched(show: id.directory) }
+                if id.playlist == HLSStreamID.mainPicture {
+                    posters.mainPictureSwitched(show: id.directory)
+                    replays?.mainPictureSwitched(show: id.directory)
+                }
             case .stop(let id):
                 origin.publishStopped(id)
                 if id.playlist == HLSStreamID.mainPicture {
                     printedMains.withLock { _ = $0.remove(id.directory) }
                     posters.mainPictureEnded(show: id.directory)
+                    replays?.mainPictureEnded(show: id.directory)
                 }
             }
         }
@@ -243,6 +256,7 @@ final class ServeHLS: Sendable {
                                                   query: request.target.rawQuery))
         })
         posters.addRoutes(to: &router, shows: shows)
+        replays?.addRoutes(to: &router, shows: shows)
     }
 
     /// A show's playlist or resource, once its media token is checked (before anything is looked up: a refused

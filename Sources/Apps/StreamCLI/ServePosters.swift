@@ -150,7 +150,8 @@ final class ServePosters: Sendable {
         return HTTPResponse(status: .ok, headers: headers, body: .bytes(poster.picture.jpeg))
     }
 
-    private static func refusal(_ status: Int, _ error: ShowError) -> HTTPResponse {
+    /// A JSON error answer as the status route gives (`{"error": {...}}`), never cached.
+    static func refusal(_ status: Int, _ error: ShowError) -> HTTPResponse {
         var response = HTTPResponse.json(JSONWriter.bytes(.object([("error", LiveCodec.json(error))])),
                                          status: HTTPStatus(code: status))
         response.headers.add("Cache-Control", "no-store")

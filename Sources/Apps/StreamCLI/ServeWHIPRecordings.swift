@@ -10,19 +10,25 @@ final class ServeWHIPRecordings: Sendable {
     private let directory: String
     private let format: RecordingFormat
     private let console: Console
+    private let inUse: RecordingsInUse
     /// The open recordings by app and media tag. One per live publish: ended ones are removed.
     private let recordings = Locked([String: TagRecording]())
 
-    init(directory: String, format: RecordingFormat, console: Console) {
+    init(directory: String, format: RecordingFormat, inUse: RecordingsInUse, console: Console) {
         self.directory = directory
         self.format = format
+        self.inUse = inUse
         self.console = console
     }
 
     func started(app: String, tag: String) {
         let console = self.console
+        let inUse = self.inUse
         let recording = TagRecording(directory: directory, format: format, app: app, keyTag: "#" + tag.prefix(8),
-                                     emit: { console.print(ServeCommand.timestamp() + " \($0)") })
+                                     emit: { event in
+                                         inUse.observe(event)
+                                         console.print(ServeCommand.timestamp() + " \(event)")
+                                     })
         let replaced = recordings.withLock { $0.updateValue(recording, forKey: Self.key(app, tag)) }
         replaced?.finish()
     }

@@ -52,8 +52,10 @@ import Testing
             var own: [String] = []
             if !serveArguments.contains("--webrtc-listen") { own += ["--webrtc-listen", "127.0.0.1:0"] }
             if !serveArguments.contains("--metrics-listen") { own += ["--metrics-listen", "off"] }
+            // Not recording, unless a test names where to.
+            if !serveArguments.contains("--record-dir") { own += ["--no-record"] }
             let process = try BackgroundProcess(try StreamExecutable.url().path, [
-                "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)", "--no-record",
+                "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)",
                 "--shows", showsFile, "--token-secret-file", secretFile, "--data-dir", dataDirectory,
             ] + own + serveArguments, environment: TemporaryConfigHome.environment(in: work.path),
                 errorLog: work.file("serve-\(starts).err"))

@@ -14,7 +14,9 @@
 //   on from where it paused, behind live, keeping up to `maxBehind` seconds; a "livechange" event says when it is
 //   more than `behindThreshold` seconds behind where it would be, and goLive() jumps back and follows again.
 // Without blocking reload support in the playlist it falls back to polling every half target duration, and without
-// parts to whole segments. Where Media Source is missing (Safari on older iPhones) the video element plays the
+// parts to whole segments. A VOD playlist (EXT-X-PLAYLIST-TYPE:VOD with EXT-X-ENDLIST, a show's replay: byte ranges
+// of one fMP4 file) is played as a video file is: its whole duration seekable, the segments around the playback
+// position fetched (HTTP Range) up to `vodAhead` seconds ahead, and after a seek from the segment holding it. Where Media Source is missing (Safari on older iPhones) the video element plays the
 // playlist natively.
 (function (global) {
   'use strict';
@@ -38,9 +40,17 @@
     if (lines[0] !== '#EXTM3U') throw new Error('not an M3U8 playlist');
     const playlist = {
       targetDuration: 0, partTarget: 0, partHoldBack: 0, canBlockReload: false, mediaSequence: 0,
-      ended: false, segments: [], hint: null,
+      ended: false, segments: [], hint: null, type: null,
     };
     let map = null;
+    let mapRange = null;
+    // EXT-X-BYTERANGE: "length[@offset]"; without an offset, where the last range of the same URI ended.
+    let lastRangeEnd = 0;
+    const byteRange = (text, fallbackOffset) => {
+      const [length, offset] = text.split('@');
+      const start = offset === undefined ? fallbackOffset : Number(offset);
+      return { start: start, end: start + Number(length) - 1 };
+    };
     let pending = { parts: [], discontinuity: false, programDateTime: null };
     for (const line of lines) {
       const colon = line.indexOf(':');
@@ -50,6 +60,8 @@
         case '#EXT-X-TARGETDURATION': playlist.targetDuration = Number(value); break;
         case '#EXT-X-MEDIA-SEQUENCE': playlist.mediaSequence = Number(value); break;
         case '#EXT-X-ENDLIST': playlist.ended = true; break;
+        case '#EXT-X-PLAYLIST-TYPE': playlist.type = value; break;
+        case '#EXT-X-BYTERANGE': pending.range = byteRange(value, lastRangeEnd); lastRangeEnd = pending.range.end + 1; break;
         case '#EXT-X-PART-INF': playlist.partTarget = Number(parseAttributes(value)['PART-TARGET'] || 0); break;
         case '#EXT-X-SERVER-CONTROL': {
           const control = parseAttributes(value);
@@ -57,7 +69,12 @@
           playlist.partHoldBack = Number(control['PART-HOLD-BACK'] || 0);
           break;
         }
-        case '#EXT-X-MAP': map = parseAttributes(value).URI; break;
+        case '#EXT-X-MAP': {
+          const attributes = parseAttributes(value);
+          map = attributes.URI;
+          mapRange = attributes.BYTERANGE ? byteRange(attributes.BYTERANGE, 0) : null;
+          break;
+        }
         case '#EXT-X-DISCONTINUITY': pending.discontinuity = true; break;
         case '#EXT-X-PROGRAM-DATE-TIME': pending.programDateTime = Date.parse(value); break;
         case '#EXT-X-PART': {
@@ -77,7 +94,7 @@
           break;
         default:
           if (line !== '' && !line.startsWith('#')) {
-            playlist.segments.push(Object.assign(pending, { uri: line, map: map }));
+            playlist.segments.push(Object.assign(pending, { uri: line, map: map, mapRange: mapRange }));
             pending = { parts: [], discontinuity: false, programDateTime: null };
           }
       }
@@ -259,8 +276,9 @@
       this.dispatchEvent(new CustomEvent('statechange', { detail: state }));
     }
 
-    async fetchBytes(url, signal) {
-      const response = await fetch(url, { signal: signal || this.controller.signal, cache: 'no-store' });
+    async fetchBytes(url, signal, range) {
+      const headers = range ? { Range: 'bytes=' + range.start + '-' + range.end } : {};
+      const response = await fetch(url, { signal: signal || this.controller.signal, cache: 'no-store', headers });
       if (!response.ok) throw new HTTPError(response.status, url);
       return new Uint8Array(await response.arrayBuffer());
     }
@@ -347,9 +365,9 @@
       return this.enqueue((buffer) => buffer.appendBuffer(bytes));
     }
 
-    async useInit(uri) {
+    async useInit(uri, range) {
       if (uri === this.initURI) return;
-      const bytes = await this.media(uri);
+      const bytes = range ? await this.fetchBytes(new URL(uri, this.url).href, null, range) : await this.media(uri);
       const type = 'video/mp4; codecs="' + codecsOf(bytes) + '"';
       if (!this.sourceBuffer) {
         this.sourceBuffer = this.mediaSource.addSourceBuffer(type);
@@ -429,7 +447,7 @@
       const opened = new Promise((resolve) => this.mediaSource.addEventListener('sourceopen', resolve, { once: true }));
       this.video.src = URL.createObjectURL(this.mediaSource);
       await opened;
-      this.timer = setInterval(() => { if (this.sourceBuffer) this.followLiveEdge(); }, 100);
+      this.timer = setInterval(() => { if (this.sourceBuffer && !this.vod) this.followLiveEdge(); }, 100);
       try {
         await this.follow();
       } finally {
@@ -446,6 +464,7 @@
 
     async follow() {
       let playlist = await this.loadPlaylist();
+      if (playlist.type === 'VOD' && playlist.ended) return this.playVOD(playlist);
       // Start at the newest independent part; a playlist without parts starts three segments from the end.
       const parts = playlist.segments.flatMap((s) => s.parts);
       const independent = parts.filter((p) => p.independent);
@@ -509,6 +528,80 @@
           playlist = await this.loadPlaylist();
         }
       }
+    }
+
+    /**
+     * Plays a VOD playlist as a file: the media source lasts the playlist's duration (so all of it is seekable), and
+     * the segments from the one holding the playback position are fetched up to `vodAhead` seconds ahead; a seek
+     * wakes the loop at once. Played media more than `backBuffer` seconds behind is removed.
+     */
+    async playVOD(playlist) {
+      this.vod = true;
+      const segments = playlist.segments.filter((segment) => segment.uri);
+      if (segments.length === 0) throw new Error('the replay has no media');
+      let start = 0;
+      for (const segment of segments) {
+        segment.start = start;
+        start += segment.duration;
+      }
+      await this.useInit(segments[0].map, segments[0].mapRange);
+      await this.operations;
+      this.mediaSource.duration = start;
+      this.setState('playing');
+      const ahead = this.vodAhead || 20;
+      const loaded = new Set();
+      let wake = null;
+      const onSeeking = () => { if (wake) wake(); };
+      this.video.addEventListener('seeking', onSeeking);
+      try {
+        while (!this.stopped) {
+          const time = this.video.currentTime;
+          let next = segments.findIndex((segment) => time < segment.start + segment.duration);
+          if (next < 0) next = segments.length - 1;
+          while (next < segments.length && loaded.has(next)) next++;
+          if (next < segments.length && segments[next].start < time + ahead) {
+            const segment = segments[next];
+            if (segment.map !== this.initURI) await this.useInit(segment.map, segment.mapRange);
+            const bytes = await this.fetchBytes(new URL(segment.uri, this.url).href, null, segment.range);
+            await this.append(bytes);
+            loaded.add(next);
+            this.stats.segmentsLoaded++;
+            this.stats.bytesLoaded += bytes.length;
+            continue;
+          }
+          if (loaded.size === segments.length && this.mediaSource.readyState === 'open') {
+            this.mediaSource.endOfStream();
+          }
+          this.trimVOD(segments, loaded);
+          await new Promise((resolve) => {
+            wake = resolve;
+            setTimeout(resolve, 250);
+          });
+          wake = null;
+        }
+      } finally {
+        this.video.removeEventListener('seeking', onSeeking);
+      }
+    }
+
+    /** Removes played media more than `backBuffer` seconds behind, and forgets that its segments were loaded. */
+    trimVOD(segments, loaded) {
+      const ranges = this.video.buffered;
+      if (ranges.length === 0 || this.trimming) return;
+      const until = this.video.currentTime - this.backBuffer;
+      if (until - ranges.start(0) < this.backBuffer / 2) return;
+      // Whole segments only: one cut in the middle would stay "loaded", and a seek back into it would stall.
+      let cut = 0;
+      segments.forEach((segment, index) => {
+        const end = segment.start + segment.duration;
+        if (end <= until) {
+          loaded.delete(index);
+          cut = Math.max(cut, end);
+        }
+      });
+      if (cut <= ranges.start(0)) return;
+      this.trimming = true;
+      this.enqueue((buffer) => buffer.remove(0, cut)).catch(() => {}).then(() => { this.trimming = false; });
     }
 
     /** Fetches a listed resource; a 404 (it left the window while we were behind) calls `gone`. */

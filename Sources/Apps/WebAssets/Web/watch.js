@@ -21,7 +21,7 @@
     microphone: $('microphone'), shareScreen: $('share-screen'), mainChoice: $('main-choice'),
     publishStatus: $('publish-status'), tileChoice: $('tile-choice'), tileView: $('tile-view'),
     tileVideo: $('tile-video'), tileLabel: $('tile-label'), tileSwap: $('tile-swap'), tileClose: $('tile-close'),
-    stage: $('stage'),
+    stage: $('stage'), replays: $('replays'), replayList: $('replay-list'),
     visitorLine: $('visitor-line'), visitorShown: $('visitor-shown'), visitorRename: $('visitor-rename'),
     visitorForm: $('visitor-form'), visitorName: $('visitor-name'), visitorCancel: $('visitor-cancel'),
   };
@@ -596,6 +596,9 @@
 
   let player = null;
   let restartTimer = null;
+  // The replay playing, if any, and the show's list (docs/watch.md "Replays").
+  const REPLAY_REFRESH_MS = 5000;
+  const replay = { player: null, id: null, list: [], timer: null, loading: false };
 
   function pictureWanted() {
     return !model.over && model.state === 'live' && model.media === 'on';
@@ -604,11 +607,16 @@
   function updatePicture() {
     if (model.over) return;
     if (pictureWanted()) {
+      // Live again: the show comes before its replays.
+      stopReplay();
+      els.replays.hidden = true;
       if (!player) startPlayer();
       if (els.video.readyState < 2 || (els.video.paused && !viewerPaused)) curtain('Starting the picture…');
     } else {
       stopPlayer();
-      if (model.state === 'ended') curtain('The show has ended.');
+      if (model.state === 'idle' || model.state === 'ended') watchReplays();
+      if (replay.player) els.curtain.hidden = true;
+      else if (model.state === 'ended') curtain('The show has ended.');
       else if (model.state === 'live') curtain('The host is live, without a picture right now.');
       else if (model.state === 'idle') curtain('Not live right now. The picture starts when the host goes live.');
       else curtain('Connecting…');
@@ -763,6 +771,85 @@
     viewerPaused = false;
     renderBehind();
     renderMode();
+  }
+
+  // MARK: Replays (docs/watch.md "Replays"): the show's finished recordings while it is not live
+
+  /** Lists the show's replays now and every few seconds while it is not live (a replay is listed once finished). */
+  function watchReplays() {
+    if (replay.timer) return;
+    const refresh = () => {
+      if (pictureWanted() || model.over) {
+        replay.timer = null;
+        return;
+      }
+      loadReplays();
+      replay.timer = setTimeout(refresh, REPLAY_REFRESH_MS);
+    };
+    refresh();
+  }
+
+  async function loadReplays() {
+    if (replay.loading || !/^[A-Za-z0-9:_.-]{1,128}$/.test(name)) return;
+    replay.loading = true;
+    try {
+      const query = token ? '?access_token=' + encodeURIComponent(token) : '';
+      const response = await fetch('/v1/streams/' + name + '/recordings' + query, { cache: 'no-store' });
+      if (!response.ok) return;  // not recording, or not for this watcher: no list
+      const body = await response.json();
+      replay.list = Array.isArray(body.recordings) ? body.recordings : [];
+      if (!pictureWanted()) renderReplays();
+    } catch (error) {
+      /* offline for a moment: the next refresh tries again */
+    } finally {
+      replay.loading = false;
+    }
+  }
+
+  function renderReplays() {
+    els.replayList.replaceChildren(...replay.list.map((entry) => {
+      const item = document.createElement('li');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.dataset.id = entry.id;
+      button.setAttribute('aria-pressed', String(entry.id === replay.id));
+      button.textContent = 'Replay ' + clock(entry.startedAt) + ' · ' + duration(Math.round(entry.duration));
+      button.addEventListener('click', () => playReplay(entry));
+      item.append(button);
+      return item;
+    }));
+    els.replays.hidden = replay.list.length === 0;
+  }
+
+  /** Plays a replay in the main video, with its own controls (a seek bar) in place of the live ones. */
+  function playReplay(entry) {
+    stopReplay();
+    stopPlayer();
+    const started = new StreamHLSPlayer(els.video, entry.playlist, { lowLatency: false });
+    replay.player = started;
+    replay.id = entry.id;
+    window.streamPlayer = started;
+    els.stage.dataset.replay = entry.id;
+    els.video.controls = true;
+    els.curtain.hidden = true;
+    started.addEventListener('statechange', (event) => {
+      if (replay.player !== started || event.detail !== 'error') return;
+      stopReplay();
+      curtain('This replay could not be played' + (started.lastError ? ': ' + started.lastError : '') + '.');
+    });
+    started.start();
+    els.video.play().catch(() => {});
+    renderReplays();
+  }
+
+  function stopReplay() {
+    if (!replay.player) return;
+    replay.player.stop();
+    replay.player = null;
+    replay.id = null;
+    delete els.stage.dataset.replay;
+    els.video.controls = false;
+    renderReplays();
   }
 
   // MARK: Another picture beside the main one
@@ -1123,7 +1210,12 @@
   // A pause is the viewer's: the player stops following the live edge and plays on from there, behind live.
   let viewerPaused = false;
   function togglePause() {
-    if (!player) return;
+    if (!player) {
+      // A replay: the video's own play and pause (nothing to fall behind).
+      if (replay.player && els.video.paused) els.video.play().catch(() => {});
+      else if (replay.player) els.video.pause();
+      return;
+    }
     if (els.video.paused) {
       viewerPaused = false;
       els.video.play().catch(() => {});
