@@ -2,7 +2,7 @@ import IngestServer
 import Locking
 
 /// The recordings being written now, by path, learned from the recording events (the ingest's, WHIP's and the
-/// replays'): they are not listed as replays.
+/// replays'): they are not listed as replays, and retention never deletes them.
 final class RecordingsInUse: Sendable {
     private let open = Locked(Set<String>())
 

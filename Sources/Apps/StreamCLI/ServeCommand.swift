@@ -42,7 +42,8 @@ struct ServeCommand: Command {
         While recording, each show's main picture is also recorded as fragmented MP4 in RECORD_DIR/replays/NAME/;
         GET /v1/streams/NAME/recordings lists the finished ones, each an HLS VOD playlist (byte ranges of its file,
         seekable) that the watch page plays while the show is not live, for whoever may watch the show
-        (docs/http.md, "Replays").
+        (docs/http.md, "Replays"). --recordings-keep-days DAYS and --recordings-keep N delete old recordings and
+        replays at start and every 10 minutes, a line each (docs/operations.md, "Recordings").
         GET /metrics answers Prometheus's text format (0.0.4) on a listener of its own, --metrics-listen (default
         127.0.0.1:9464, loopback; off for none), never on the public HTTP port: connections by protocol, live
         publishes, bytes, LL-HLS requests, live shows' watchers, WebRTC sessions, chat messages, deliveries, drops and
@@ -97,7 +98,7 @@ struct ServeCommand: Command {
         .value("max-connections", valueName: "N", help: "Most connections at once per listener (default 512)."),
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
     ] + ServeHTTP.options + ServeWebRTC.options + ServeShows.options + [ServeMetrics.listen]
-        + ServeWebhooks.options + [ServeConfigFile.option, ServeLogFormat.option]
+        + ServeWebhooks.options + ServeRetention.options + [ServeConfigFile.option, ServeLogFormat.option]
 
     func run(_ commandLine: ParsedArguments, context: CommandContext) throws -> Int32 {
         // --config FILE: the file's options under the command line's (docs/operations.md, "A config file").
@@ -155,7 +156,9 @@ struct ServeCommand: Command {
         }
         // What /metrics counts as it passes (docs/operations.md).
         let counters = ServeMetrics.Counters()
-        // The recordings being written, which the replay list leaves out.
+        // --recordings-keep-days, --recordings-keep: checked before the recording directory is made.
+        let retentionPolicy = try ServeRetention.policy(arguments)
+        // The recordings being written, which retention leaves alone and the replay list leaves out.
         let inUse = RecordingsInUse()
         var configuration = try makeConfiguration(arguments, context: context, counters: counters, inUse: inUse)
         let console = context.console
@@ -316,16 +319,31 @@ struct ServeCommand: Command {
         } else {
             console.print("Not recording")
         }
+        let retention = configuration.recordDirectory.map {
+            ServeRetention(directory: $0, policy: retentionPolicy, inUse: inUse, console: console)
+        }
+        retention?.sweep()
         if let control, !control.claim() {
             console.print("Cannot write \(control.pidFile): `stream serve reload` will not find this server "
                           + "(kill -HUP \(getpid()) reloads it)")
         }
         defer { control?.release() }
         try runBlocking {
-            if let duration {
-                _ = await interrupt.wait(upTo: .milliseconds(Int(duration * 1000)))
-            } else {
-                await interrupt.wait()
+            // Until Ctrl-C (or --duration), sweeping old recordings every ServeRetention.interval meanwhile.
+            let end = duration.map { ContinuousClock.now + .milliseconds(Int($0 * 1000)) }
+            while true {
+                var slice = retention?.policy.isActive == true ? ServeRetention.interval : nil
+                if let end {
+                    let left = end - ContinuousClock.now
+                    guard left > .zero else { break }
+                    slice = min(slice ?? left, left)
+                }
+                guard let slice else {
+                    await interrupt.wait()
+                    break
+                }
+                if await interrupt.wait(upTo: slice) { break }
+                retention?.sweep()
             }
         }
         ServeHTTP.stop(metrics)

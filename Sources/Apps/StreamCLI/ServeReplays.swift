@@ -30,7 +30,7 @@ final class ServeReplays: Sendable {
     private let console: Console
     /// The recording of each show's main picture while it runs.
     private let recordings = Locked([String: TagRecording]())
-    /// Recordings being written (their paths): not listed.
+    /// Recordings being written (their paths): not listed, and never deleted by retention.
     private let inUse: RecordingsInUse
     /// The indexes of finished files by path, with the size and modification time they were made of.
     private let indexes = Locked([String: CachedIndex]())
