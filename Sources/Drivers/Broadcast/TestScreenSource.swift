@@ -21,8 +21,10 @@ public final class TestScreenSource: ScreenSource {
     /// The rectangle filled with noise.
     public let noiseRect: PiPRect
     private let pool: FramePool
-    private let noiseTexture: [UInt32]
-    private let noiseTextureWidth: Int
+    /// One grey level per 4×4 block: `noiseTextureRows` rows of `noiseTextureBlocks` (57 KB at 720p, where a texture
+    /// of BGRA pixels took 0.9 MB of the broadcast's resident memory).
+    private let noiseTexture: [UInt8]
+    private let noiseTextureBlocks: Int
     private var random: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     /// Side of one noise block in pixels.
@@ -35,9 +37,9 @@ public final class TestScreenSource: ScreenSource {
         pool = FramePool(format: .bgra, width: size.width, height: size.height, maxCount: 3)
         let top = size.height * 3 / 4
         noiseRect = PiPRect(x: 0, y: top, width: size.width / 2, height: size.height - top)
-        noiseTextureWidth = noiseRect.width + 256
+        noiseTextureBlocks = (noiseRect.width + 256 + Self.noiseBlockSize - 1) / Self.noiseBlockSize
         var seed = random
-        noiseTexture = Self.makeNoiseTexture(width: noiseTextureWidth, seed: &seed)
+        noiseTexture = Self.makeNoiseTexture(blocks: noiseTextureBlocks, seed: &seed)
     }
 
     /// The pattern's size.
@@ -61,9 +63,10 @@ public final class TestScreenSource: ScreenSource {
         let block = Self.noiseBlockSize
         guard rect.width > 0, rect.height > 0 else { return }
         // Each band of `block` rows is a row of the prepared texture, at a random row and a random horizontal
-        // offset: the picture changes unpredictably every frame for one `memcpy` per row.
+        // offset: the picture changes unpredictably every frame. The band's first line is expanded from the grey
+        // levels; its other lines are copies of it.
         let rows = Self.noiseTextureRows
-        let slack = noiseTextureWidth - rect.width
+        let slackBlocks = noiseTextureBlocks - (rect.width + block - 1) / block
         frame.withUnsafeMutablePlanes { planes in
             let base = planes.baseAddress(ofPlane: 0)
             let stride = planes.stride(ofPlane: 0)
@@ -73,11 +76,17 @@ public final class TestScreenSource: ScreenSource {
                 while y < rect.height {
                     let random = nextRandom()
                     let row = Int(truncatingIfNeeded: random & UInt64(rows - 1))
-                    let offset = Int(truncatingIfNeeded: (random >> 16) % UInt64(slack / block + 1)) * block
-                    let source = textureStart + row * noiseTextureWidth + offset
-                    for line in y..<min(y + block, rect.height) {
+                    let offset = Int(truncatingIfNeeded: (random >> 16) % UInt64(slackBlocks + 1))
+                    let levels = textureStart + row * noiseTextureBlocks + offset
+                    let first = UnsafeMutableRawPointer(base + (rect.y + y) * stride + rect.x * 4)
+                        .assumingMemoryBound(to: UInt32.self)
+                    for x in 0..<rect.width {
+                        let level = UInt32(levels[x / block])
+                        first[x] = 0xFF00_0000 | level << 16 | level << 8 | level
+                    }
+                    for line in y + 1..<min(y + block, rect.height) {
                         UnsafeMutableRawPointer(base + (rect.y + line) * stride + rect.x * 4)
-                            .assumingMemoryBound(to: UInt32.self).update(from: source, count: rect.width)
+                            .assumingMemoryBound(to: UInt32.self).update(from: first, count: rect.width)
                     }
                     y += block
                 }
@@ -88,20 +97,14 @@ public final class TestScreenSource: ScreenSource {
     /// Rows of the noise texture (a power of two).
     private static let noiseTextureRows = 256
 
-    /// Random grey blocks, `noiseTextureRows` rows of `noiseTextureWidth` pixels, made once.
-    private static func makeNoiseTexture(width: Int, seed: inout UInt64) -> [UInt32] {
-        var texture = [UInt32](repeating: 0, count: width * noiseTextureRows)
-        for row in 0..<noiseTextureRows {
-            var x = 0
-            while x < width {
-                seed ^= seed << 13
-                seed ^= seed >> 7
-                seed ^= seed << 17
-                let level = UInt32(truncatingIfNeeded: seed >> 56)
-                let word = 0xFF00_0000 | level << 16 | level << 8 | level
-                for offset in x..<min(x + noiseBlockSize, width) { texture[row * width + offset] = word }
-                x += noiseBlockSize
-            }
+    /// Random grey levels, `noiseTextureRows` rows of `blocks` blocks, made once.
+    private static func makeNoiseTexture(blocks: Int, seed: inout UInt64) -> [UInt8] {
+        var texture = [UInt8](repeating: 0, count: blocks * noiseTextureRows)
+        for index in texture.indices {
+            seed ^= seed << 13
+            seed ^= seed >> 7
+            seed ^= seed << 17
+            texture[index] = UInt8(truncatingIfNeeded: seed >> 56)
         }
         return texture
     }
