@@ -11,7 +11,8 @@ struct BenchOptions {
                          7 capture, 8 idle, 9 HTTP file vs nginx, 10 WebSocket fan-out,
                          11 idle WebSockets, 12 permessage-deflate, 13 live show,
                          14 LL-HLS readers vs nginx (static; and nginx-rtmp ingest + HLS + static, the same work),
-                         15 WHIP vs RTMP, 16 HMAC-SHA256 vs OpenSSL
+                         15 WHIP vs RTMP, 16 HMAC-SHA256 vs OpenSSL,
+                         17 broadcast paths (RTMP, RTMPS, WHIP, record, RTMP + record, two destinations)
           --stream PATH  the release `stream` executable (default: next to this program)
           --work DIR     scratch directory (default: a new one under /tmp)
           --cache DIR    where generated FLV files are kept (default: bench-results/cache)
@@ -22,7 +23,7 @@ struct BenchOptions {
 
     var quick = false
     var runs: Int?
-    var only: Set<Int> = Set(1...16)
+    var only: Set<Int> = Set(1...17)
     var stream: String?
     var work: String?
     var cache = "bench-results/cache"

@@ -39,6 +39,7 @@ struct BenchRunner {
             (14, "LL-HLS readers", { try HLSBench(context: context).run(into: $0) }),
             (15, "WHIP vs RTMP", { try WHIPBench(context: context).run(into: $0) }),
             (16, "HMAC-SHA256", { try DigestBench(context: context).run(into: $0) }),
+            (17, "broadcast paths", { try BroadcastPathsBench(context: context).run(into: $0) }),
         ]
         for (number, name, body) in items where options.only.contains(number) {
             for run in 1...runs {

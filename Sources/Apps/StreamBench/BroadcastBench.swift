@@ -93,12 +93,9 @@ struct BroadcastBench {
         let keyFile = context.file("broadcast-key.txt")
         try "bench-broadcast\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
         let log = context.file("broadcast-\(shape.name).log")
-        let child = try ChildProcess(context.streamExecutable, [
-            "broadcast", url, "--key-stdin", "--source", "test", "--duration", "\(duration)",
-            "--quality", "\(shape.height)", "--fps", "\(shape.fps)", "--video-bitrate", "\(shape.kbps)",
-            "--audio-bitrate", "128", "--adaptive-bitrate", "off", "--pip", "on", "--pip-scale", "0.25",
-            "--camera-position", "front", "--test-size", "\(shape.width)x\(shape.height)",
-        ], logFile: log, environment: ["XDG_CONFIG_HOME": context.file("xdg-config"),
+        let child = try ChildProcess(context.streamExecutable,
+                                     ["broadcast", url, "--key-stdin"] + Self.testArguments(shape, duration: duration),
+                                     logFile: log, environment: ["XDG_CONFIG_HOME": context.file("xdg-config"),
                                        "XDG_DATA_HOME": context.file("xdg-data")],
            standardInput: keyFile)
         let usage = child.waitSamplingPeakRSS()
@@ -113,6 +110,14 @@ struct BroadcastBench {
                        queueMilliseconds: Self.largestQueue(in: text),
                        latencyP50: Self.number(after: "latency p50 ", in: text, lastLine: summary),
                        latencyP99: Self.number(after: ", p99 ", in: text, lastLine: summary))
+    }
+
+    /// `stream broadcast`'s options for the test broadcast of `shape` (test sources, PiP, no adaptive bitrate).
+    static func testArguments(_ shape: Shape, duration: Int) -> [String] {
+        ["--source", "test", "--duration", "\(duration)",
+         "--quality", "\(shape.height)", "--fps", "\(shape.fps)", "--video-bitrate", "\(shape.kbps)",
+         "--audio-bitrate", "128", "--adaptive-bitrate", "off", "--pip", "on", "--pip-scale", "0.25",
+         "--camera-position", "front", "--test-size", "\(shape.width)x\(shape.height)"]
     }
 
     /// The integer just before `marker` on the last line containing `lastLine`.
@@ -148,7 +153,7 @@ struct BroadcastBench {
         var count: Int
     }
 
-    private func writePictures(_ shape: Shape) throws -> Pictures {
+    func writePictures(_ shape: Shape) throws -> Pictures {
         let count = 10
         let screen = TestScreenSource(size: PixelSize(width: shape.width, height: shape.height))
         let camera = TestCameraSource()
@@ -169,9 +174,17 @@ struct BroadcastBench {
         return pictures
     }
 
-    /// ffmpeg doing the job: on `pictures` when given, else from its own testsrc2 sources.
+    /// ffmpeg doing the job to an RTMP `url`: on `pictures` when given, else from its own testsrc2 sources.
     private func ffmpegBroadcast(_ shape: Shape, duration: Int, url: String,
                                  pictures: Pictures?) throws -> ChildProcess.Usage {
+        let name = pictures == nil ? "testsrc2-\(shape.name)" : shape.name
+        return try ffmpegBroadcast(shape, duration: duration, output: ["-f", "flv", "\(url)/bench-ffmpeg-\(name)"],
+                                   pictures: pictures, log: "ffmpeg-broadcast-\(name).log")
+    }
+
+    /// ffmpeg doing the job, writing to `output` (its muxer options and URL or file; `-f tee` for several).
+    func ffmpegBroadcast(_ shape: Shape, duration: Int, output: [String], pictures: Pictures?,
+                         log: String) throws -> ChildProcess.Usage {
         let pipWidth = shape.width / 4 / 2 * 2
         let pipHeight = pipWidth * 3 / 4 / 2 * 2
         let video: [String]
@@ -189,7 +202,6 @@ struct BroadcastBench {
                      "-re", "-f", "lavfi", "-i", "testsrc2=size=640x480:rate=30"]
             filter = "[1:v]scale=\(pipWidth):\(pipHeight),hflip[c];[0:v][c]overlay=W-w-16:H-h-16[v]"
         }
-        let name = pictures == nil ? "testsrc2-\(shape.name)" : shape.name
         return try ChildProcess.run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error"] + video + [
             "-re", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
             "-filter_complex", filter, "-map", "[v]", "-map", "2:a", "-t", "\(duration)",
@@ -197,7 +209,6 @@ struct BroadcastBench {
             "-b:v", "\(shape.kbps)k", "-maxrate", "\(shape.kbps)k", "-bufsize", "\(shape.kbps)k",
             "-g", "\(shape.fps * 2)", "-keyint_min", "\(shape.fps * 2)", "-sc_threshold", "0", "-threads", "2",
             "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-ac", "2",
-            "-f", "flv", "\(url)/bench-ffmpeg-\(name)",
-        ], logFile: context.file("ffmpeg-broadcast-\(name).log"))
+        ] + output, logFile: context.file(log))
     }
 }

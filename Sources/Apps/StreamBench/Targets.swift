@@ -3,6 +3,11 @@ enum Targets {
     /// The broadcaster's resident-memory ceiling (the iOS broadcast extension is killed past ~50 MB). Unlike the
     /// other targets it is a gate: a run that measures more fails (see ``evaluate(_:)``).
     static let broadcastPeakRSSLimitMB = 50.0
+    /// Item 17's gate: every broadcast path, every run, stays this far under the extension's ceiling, so that no
+    /// change brings one back near it unnoticed (issue 36).
+    static let broadcastPathPeakRSSGateMB = 45.0
+    /// Item 17's target for every path (issue 36); reported, not a gate.
+    static let broadcastPathPeakRSSTargetMB = 42.0
 
     /// Adds the targets to the report.
     /// - Returns: the gates that were missed, one line each: the run must fail loudly when any is returned.
@@ -27,6 +32,20 @@ enum Targets {
             }
         } else {
             report.target("broadcast 720p30 + PiP peak RSS <= 50 MB", met: nil, detail: "item 3 did not run")
+        }
+        for rss in rows where rss.section.hasPrefix("17 broadcast paths") && rss.metric == "peak RSS" {
+            let path = rss.section.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let worst = rss.ours.max()
+            let gate = broadcastPathPeakRSSGateMB
+            let target = broadcastPathPeakRSSTargetMB
+            report.target("broadcast path \(path): peak RSS <= \(f(target)) MB (gate \(f(gate)) MB, every run)",
+                          met: rss.oursMedian.map { $0 <= target },
+                          detail: "\(f(rss.oursMedian)) MB, worst run \(f(worst)) MB (\(rss.peerName) "
+                            + "\(f(rss.peerMedian)) MB)")
+            if let worst, worst > gate {
+                missedGates.append("the broadcast path \(path) peaked at \(f(worst)) MB of RSS, over the "
+                                       + "\(f(gate)) MB gate")
+            }
         }
         if let cpu = find("3 broadcast 720p30", "CPU, share of one core") {
             report.target("broadcast 720p30 CPU <= 0.85x ffmpeg's", met: cpu.ratioMedian.map { $0 <= 0.85 },

@@ -59,7 +59,7 @@ struct WHIPBench {
 
 /// aiortc as a WHIP endpoint for the benchmark: answers one offer, decodes what arrives (counting frames) and ends
 /// on DELETE, writing the count.
-private struct AiortcWHIPEndpoint {
+struct AiortcWHIPEndpoint {
     let directory: String
     let child: ChildProcess
     let url: String
