@@ -50,12 +50,10 @@ let package = Package(
         .systemLibrary(name: "CXCB", pkgConfig: "xcb-shm",
                        providers: [.apt(["libxcb1-dev", "libxcb-shm0-dev", "libxcb-xfixes0-dev"])]),
         // PulseAudio (libpulse-dev), loaded with dlopen at the first call (see Sources/System/CPulse/PulseLoader.c).
-        // dlopen at a library's first call, for the C modules only some commands need (CPulse, CSRTP, CFAAD).
+        // dlopen at a library's first call, for the C modules only some commands need (CPulse, CFAAD, CAVCodec).
         .target(name: "CLazyLibrary"),
         .target(name: "CPulse", dependencies: ["CLazyLibrary"]),
         .systemLibrary(name: "CV4L2"),
-        // libsrtp2 (libsrtp2-dev), loaded with dlopen at the first call (see Sources/System/CSRTP/SRTPLoader.c).
-        .target(name: "CSRTP", dependencies: ["CLazyLibrary"]),
         // FAAD2's AAC decoder (libfaad-dev), loaded with dlopen at the first call (Sources/System/CFAAD/FAADLoader.c):
         // an RTMP publish's sound for WebRTC players. FAAD2 is one small library; libavcodec would map ~70 others.
         .target(name: "CFAAD", dependencies: ["CLazyLibrary"]),
@@ -124,10 +122,10 @@ let package = Package(
                     .target(name: "CTCPInfo", condition: .when(platforms: [.linux])),
                 ],
                 swiftSettings: loopThread),
-        // WebRTC's C edge: DTLS-SRTP through OpenSSL memory BIOs, SRTP through libsrtp2, Opus through libopus.
+        // WebRTC's C edge: DTLS-SRTP through OpenSSL memory BIOs, SRTP on OpenSSL's AES and HMAC, Opus through libopus.
         .target(name: "DTLS", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
-        .target(name: "SRTP", dependencies: [.target(name: "CSRTP", condition: .when(platforms: [.linux]))],
+        .target(name: "SRTP", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
 
         // MARK: Media: frames, encoders, capture devices.
@@ -368,8 +366,8 @@ let package = Package(
 /// `Tests/LAYER/NAMETests`. A target imports only its own layer and those below (scripts/check-deps).
 let layers: [(name: String, targets: [String])] = [
     // C system libraries and shims (Linux).
-    ("System", ["COpenSSL", "CEpoll", "CX264", "CVOAACEnc", "CYUV", "CXCB", "CLazyLibrary", "CPulse", "CV4L2", "CSRTP",
-                "CFAAD", "CAVCodec", "CTurboJPEG", "COpus", "CSQLite", "CPostgres", "CMalloc", "CTCPInfo"]),
+    ("System", ["COpenSSL", "CEpoll", "CX264", "CVOAACEnc", "CYUV", "CXCB", "CLazyLibrary", "CPulse", "CV4L2", "CFAAD",
+                "CAVCodec", "CTurboJPEG", "COpus", "CSQLite", "CPostgres", "CMalloc", "CTCPInfo"]),
     // What every layer uses: bytes, hashes, JSON, locks, the settings model.
     ("Base", ["ByteIO", "Digest", "JSON", "Locking", "StreamCore"]),
     // Pure codecs and state machines: no I/O, no Foundation, no Dispatch.

@@ -8,7 +8,7 @@ packages=(
     libxcb1-dev libxcb-shm0-dev libxcb-xfixes0-dev libpulse-dev x11-xserver-utils
     nginx libnginx-mod-rtmp libnginx-mod-stream
     ffmpeg xvfb pulseaudio pulseaudio-utils sox
-    libsqlite3-dev sqlite3 libsrtp2-dev libopus-dev libfaad-dev coturn
+    libsqlite3-dev sqlite3 libopus-dev libfaad-dev coturn
     # Posters (stream serve): libavcodec's H.264 decoder and libjpeg-turbo's TurboJPEG, both loaded with dlopen.
     libavcodec-dev libturbojpeg0-dev
     chromium fonts-dejavu-core wrk curl

@@ -38,7 +38,7 @@ final class BroadcastPipeline {
         } catch {
             throw .unreadableCredentials(detail: "\(error)")
         }
-        // This build links no WebRTC stack (OpenSSL DTLS, libsrtp2, libopus have no iOS build here): WHIP chosen
+        // This build links no WebRTC stack (OpenSSL's DTLS and SRTP, libopus have no iOS build here): WHIP chosen
         // in the settings is refused with a message instead of publishing over RTMP behind the user's back.
         switch PublishPlan.decide(settings: settings, credentials: stored, webRTCAvailable: false) {
         case .rtmp(let chosen): credentials = chosen

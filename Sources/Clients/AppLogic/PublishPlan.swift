@@ -4,7 +4,7 @@ import StreamCore
 ///
 /// The settings' protocol says what the user chose; the saved URL must agree (an `rtmp(s)://` ingest for RTMP, an
 /// `https://` or `http://` WHIP endpoint for WebRTC, its bearer token saved in the key's place). WebRTC needs
-/// OpenSSL's DTLS, libsrtp2 and libopus, which this repository builds for Linux only: an app built without them
+/// OpenSSL (DTLS and SRTP's ciphers) and libopus, which this repository builds for Linux only: an app built without them
 /// says so instead of publishing something else.
 public enum PublishPlan: Sendable, Equatable {
     /// Publish over RTMP(S) to this ingest and key.

@@ -10,8 +10,8 @@ import Transport
 /// Every WHIP session on one UDP port, on one event loop: the datagram routes (RFC 7983, by ufrag then address), a
 /// table of sessions, and each session's timer on the loop. A loop-thread object; ``WebRTCServer`` is its face.
 ///
-/// The decisions are the machines' (`DatagramRoutes`, `ICELiteResponder`, `ServerAnswer`) and OpenSSL's and
-/// libsrtp's: this class moves datagrams between them and the socket, and runs their deadlines.
+/// The decisions are the machines' (`DatagramRoutes`, `ICELiteResponder`, `ServerAnswer`), OpenSSL's and
+/// `SRTPSession`'s: this class moves datagrams between them and the socket, and runs their deadlines.
 final class ServerPort {
     let loop: EventLoop
     private let configuration: WebRTCServer.Configuration

@@ -27,7 +27,7 @@ public final class DTLSEndpoint {
         public var closed = false
     }
 
-    /// The one SRTP protection profile offered: libsrtp's default, which every WebRTC stack supports.
+    /// The one SRTP protection profile offered (the one `SRTPSession` implements), which every WebRTC stack supports.
     public static let srtpProfile = "SRTP_AES128_CM_SHA1_80"
     /// RFC 3711 §8.2 with AES-128: a 16-byte master key and a 14-byte master salt.
     static let keyLength = 16

@@ -25,4 +25,24 @@ static inline long stream_BIO_set_mem_eof_return(BIO *bio, long value) { return 
 static inline long stream_SSL_set_mtu(SSL *ssl, long mtu) { return SSL_set_mtu(ssl, mtu); }
 static inline uint64_t stream_SSL_OP_NO_QUERY_MTU(void) { return SSL_OP_NO_QUERY_MTU; }
 static inline EVP_PKEY *stream_EVP_EC_gen(const char *curve) { return EVP_EC_gen(curve); }
+/* SRTP (Sources/IO/SRTP): an HMAC-SHA1 context keyed once, for the packets' tags (OSSL_PARAM arrays are awkward
+   from Swift, so it is made here). NULL when OpenSSL refuses. */
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+static inline EVP_MAC_CTX *stream_HMAC_SHA1_new(const unsigned char *key, size_t length) {
+    EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+    if (mac == NULL) return NULL;
+    EVP_MAC_CTX *context = EVP_MAC_CTX_new(mac);
+    EVP_MAC_free(mac);
+    if (context == NULL) return NULL;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA1", 0),
+        OSSL_PARAM_construct_end(),
+    };
+    if (EVP_MAC_init(context, key, length, params) != 1) {
+        EVP_MAC_CTX_free(context);
+        return NULL;
+    }
+    return context;
+}
 #endif

@@ -1,7 +1,7 @@
 #ifndef STREAM_CLAZYLIBRARY_H
 #define STREAM_CLAZYLIBRARY_H
 // A shared library loaded with dlopen at the first call of one of its functions, for the C modules whose library
-// only some commands use (CPulse, CSRTP): a program that never calls them does not map the library and what it pulls
+// only some commands use (CPulse, CFAAD): a program that never calls them does not map the library and what it pulls
 // in. A module defines each function it uses with STREAM_LAZY_FORWARD, with the library's own prototype; the first
 // call loads the library, every call goes on to the library's function of the same name (dlsym, kept once found),
 // and without the library a call returns the fallback value.
