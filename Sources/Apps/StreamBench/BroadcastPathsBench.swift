@@ -49,6 +49,8 @@ struct BroadcastPathsBench {
         ]
         var rtmpRun: ChildProcess.Usage?
         for path in paths {
+            // `stream broadcast --record` never overwrites: each run (and ffmpeg after it) starts without the files.
+            for file in [flv, mp4] { try? FileManager.default.removeItem(atPath: file) }
             let ours = try broadcast(path, shape: shape, duration: duration)
             if path.name == "RTMP" { rtmpRun = ours }
             let peer: ChildProcess.Usage?
