@@ -72,14 +72,15 @@ struct ServeCommand: Command {
         there 404, too many players 503; a ban ends the user's players. RTMP pictures (OBS) play there as well.
         --config FILE takes these options from a JSON object, a key per option without its dashes ("http-listen":
         "127.0.0.1:8080", "no-http": true, an array for one given more than once); the command line overrides the
-        file, and a reload does not re-read it. Secrets never go in it: they stay in the files --token-secret-file,
+        file, and a reload re-reads it for its webhook settings (other changed keys wait for a restart, and the
+        reload says which). Secrets never go in it: they stay in the files --token-secret-file,
         --webhook-secret-file and --keys-file name (docs/operations.md, "A config file").
         --log-format json prints each line as a JSON object: time (UTC, ISO 8601 with milliseconds), level, event
         (a short stable name, "log" for a line without one), message (the text line) and, for publishes and plays,
         app, tag and peer; as in text, never a stream key or a token. An error in --config or --log-format is
         printed as text; any later one that stops stream serve is an object too (event "fatal").
         `stream serve reload [--data-dir DIR | --config FILE]` (or SIGHUP) makes the server of that data directory
-        re-read its shows, keys and webhook secret files without dropping anyone; it prints what the server said
+        re-read its config, shows, keys and webhook secret files without dropping anyone; it prints what the server said
         and exits 1 if a file was refused (it finds the server by DIR/serve.pid; docs/operations.md, "Reloading").
         """
     let argumentsSynopsis = "[reload]"
@@ -117,7 +118,8 @@ struct ServeCommand: Command {
         var logged = context
         logged.console = format.console(context.console)
         do {
-            return try serve(arguments, context: logged)
+            let config = file.map { ServeConfigReload(atStart: $0, commandLine: commandLine, options: options) }
+            return try serve(arguments, config: config, context: logged)
         } catch let error as CLIError {
             let located = file?.locating(error, commandLine: commandLine) ?? error
             guard format == .json else { throw located }
@@ -145,7 +147,8 @@ struct ServeCommand: Command {
         return status.refused ? ExitCode.failure : ExitCode.success
     }
 
-    private func serve(_ arguments: ParsedArguments, context: CommandContext) throws -> Int32 {
+    private func serve(_ arguments: ParsedArguments, config: ServeConfigReload?,
+                       context: CommandContext) throws -> Int32 {
         try arguments.requireNoPositionals("serve")
         // Every argument is checked before makeConfiguration creates the recording directory.
         let duration = try arguments.value("duration").map { text -> Double in
@@ -246,9 +249,10 @@ struct ServeCommand: Command {
         }
         webhooks?.start()
         // SIGHUP (or `stream serve reload`, which finds this server by the pid file in its data directory) re-reads
-        // the shows, keys and webhook secret files (docs/operations.md); each outcome goes to the log and the
-        // status file.
-        let reloadable = ServeReload(shows: shows.flatMap { shows in arguments.value("shows").map { (shows, $0) } },
+        // the config, shows, keys and webhook secret files (docs/operations.md); each outcome goes to the log and
+        // the status file.
+        let reloadable = ServeReload(config: config,
+                                     shows: shows.flatMap { shows in arguments.value("shows").map { (shows, $0) } },
                                      keys: configuration.allowedKeys.flatMap { keys in
                                          arguments.value("keys-file").map { (keys, $0) } },
                                      webhooks: webhooks)

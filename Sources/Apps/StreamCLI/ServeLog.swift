@@ -65,6 +65,8 @@ enum ServeLogLine {
         ("connection from ", "connection_failed", "warning"),
         ("refused ", "connections_refused", "warning"),
         ("player ", "player_behind", "warning"),
+        ("config: reloaded ", "config_reloaded", "info"),
+        ("config: reload refused", "config_reload_refused", "error"),
         ("shows: reloaded ", "shows_reloaded", "info"),
         ("shows: reload refused", "shows_reload_refused", "error"),
         ("keys: reloaded ", "keys_reloaded", "info"),

@@ -39,13 +39,17 @@ final class ServeWebhooks: Sendable {
         var stopped = false
     }
 
-    private let url: String
-    /// The URL as the log shows it: scheme, host and port only (a path or query may hold a credential).
-    private let shownURL: String
-    /// The signing secret: replaced when a reload re-reads its file (a rotation).
-    private let secret: Locked<[UInt8]>
-    /// The secret's file, re-read by a reload.
-    let secretFile: String
+    /// Where events go, and how the log shows it: scheme, host and port only (a path or query may hold a
+    /// credential). Replaced when a reload of the config file changes `webhook`.
+    private struct Target: Sendable {
+        var url: String
+        var shownURL: String
+    }
+
+    private let target: Locked<Target>
+    /// The signing secret and its file: the secret is replaced when a reload re-reads the file (a rotation), the
+    /// file when a reload of the config file names another.
+    private let secret: Locked<(bytes: [UInt8], file: String)>
     private let path: String
     private let client: HTTPClient
     private let console: Console
@@ -65,9 +69,7 @@ final class ServeWebhooks: Sendable {
             }
             return nil
         }
-        guard let parsed = HTTPURL(url), parsed.scheme == "http" || parsed.scheme == "https" else {
-            throw CLIError.usage("--webhook must be an http:// or https:// URL")
-        }
+        let target = try Self.target(url)
         guard let dataDirectory else { throw CLIError.usage("--webhook needs --shows FILE (webhooks tell of shows)") }
         guard let secretFile = arguments.value("webhook-secret-file") else {
             throw CLIError.usage("--webhook needs --webhook-secret-file FILE (make one with `openssl rand -hex 32 > "
@@ -82,13 +84,21 @@ final class ServeWebhooks: Sendable {
         } catch {
             throw CLIError.failure("webhooks: \(error.description)")
         }
-        return try ServeWebhooks(url: url, shownURL: "\(parsed.scheme)://\(parsed.hostField)", secret: secret,
-                                 secretFile: secretFile, directory: dataDirectory, client: client, console: console)
+        return try ServeWebhooks(target: target, secret: secret, secretFile: secretFile, directory: dataDirectory,
+                                 client: client, console: console)
+    }
+
+    /// A `--webhook` URL checked: http or https.
+    private static func target(_ url: String) throws(CLIError) -> Target {
+        guard let parsed = HTTPURL(url), parsed.scheme == "http" || parsed.scheme == "https" else {
+            throw CLIError.usage("--webhook must be an http:// or https:// URL")
+        }
+        return Target(url: url, shownURL: "\(parsed.scheme)://\(parsed.hostField)")
     }
 
     /// The secret in `file`: private (0600), at least ``minimumSecretLength`` bytes once trimmed.
     /// - Throws: `CLIError.usage` saying what is wrong.
-    private static func readSecret(_ file: String) throws -> [UInt8] {
+    private static func readSecret(_ file: String) throws(CLIError) -> [UInt8] {
         let contents = try TokenSecretFile.privateContents(file, flag: "--webhook-secret-file",
                                                           what: "a webhook secret")
         let secret = Array(String(decoding: contents, as: UTF8.self).trimmed.utf8)
@@ -102,26 +112,44 @@ final class ServeWebhooks: Sendable {
     /// fails the checks is refused and the secret in force stays.
     /// - Returns: the log line.
     func reloadSecret() -> String {
+        let file = secret.withLock { $0.file }
         do {
-            let fresh = try Self.readSecret(secretFile)
+            let fresh = try Self.readSecret(file)
             let changed = secret.withLock { current in
-                defer { current = fresh }
-                return current != fresh
+                defer { current.bytes = fresh }
+                return current.bytes != fresh
             }
-            return "webhooks: reloaded \(secretFile): "
+            return "webhooks: reloaded \(file): "
                 + (changed ? "a new secret signs what is sent from now on" : "the same secret")
         } catch {
-            let reason = (error as? CLIError)?.message ?? "\(error)"
-            return "webhooks: reload refused: \(reason); the secret in force stays"
+            return "webhooks: reload refused: \(error.message); the secret in force stays"
         }
     }
 
-    private init(url: String, shownURL: String, secret: [UInt8], secretFile: String, directory: String,
-                 client: HTTPClient, console: Console) throws {
-        self.url = url
-        self.shownURL = shownURL
-        self.secret = Locked(secret)
-        self.secretFile = secretFile
+    /// Takes a new URL and secret's file (a reload of the config file): both are checked before either applies, and
+    /// every delivery from then on, retries of queued events included, goes to the new URL.
+    /// - Returns: what changed, for the log line (empty when nothing did).
+    /// - Throws: `CLIError.usage` as at start: a URL that is not http(s), a secret's file that fails the checks.
+    func reconfigure(url: String, secretFile: String) throws(CLIError) -> [String] {
+        let fresh = try Self.target(url)
+        let (current, file) = (target.withLock { $0 }, secret.withLock { $0.file })
+        let bytes = secretFile == file ? nil : try Self.readSecret(secretFile)
+        var changes: [String] = []
+        if fresh.url != current.url {
+            target.withLock { $0 = fresh }
+            changes.append("webhooks go to \(fresh.shownURL) from now on")
+        }
+        if let bytes {
+            secret.withLock { $0 = (bytes, secretFile) }
+            changes.append("webhooks are signed with the secret in \(secretFile)")
+        }
+        return changes
+    }
+
+    private init(target: Target, secret: [UInt8], secretFile: String, directory: String, client: HTTPClient,
+                 console: Console) throws {
+        self.target = Locked(target)
+        self.secret = Locked((secret, secretFile))
         self.client = client
         self.console = console
         path = directory + "/" + Self.fileName
@@ -149,7 +177,7 @@ final class ServeWebhooks: Sendable {
         if !recovery.pending.isEmpty {
             let count = recovery.pending.count
             console.print(ServeCommand.timestamp() + " webhooks: \(count) event\(count == 1 ? "" : "s") queued before "
-                            + "the last stop go to \(shownURL)")
+                            + "the last stop go to \(target.shownURL)")
         }
     }
 
@@ -166,7 +194,7 @@ final class ServeWebhooks: Sendable {
     /// Starts delivering.
     func start() {
         guard let stream = wakes.withLock({ $0.take() }) else { return }
-        console.print("Webhooks go to \(shownURL), queued in \(path)")
+        console.print("Webhooks go to \(target.withLock { $0.shownURL }), queued in \(path)")
         wake.yield()
         task.withLock { $0 = Task.detached { [self] in await deliver(stream) } }
     }
@@ -249,12 +277,13 @@ final class ServeWebhooks: Sendable {
         let type = WebhookJournal.type(ofBody: entry.body) ?? "event"
         while true {
             let timestamp = Int64(time(nil))
+            let url = target.withLock { $0.url }
             let headers: HTTPHeaders = [
                 "Content-Type": "application/json",
                 "User-Agent": "stream-webhooks/1",
                 WebhookSignature.idHeader: entry.id,
                 WebhookSignature.timestampHeader: String(timestamp),
-                WebhookSignature.signatureHeader: WebhookSignature.signature(secret: secret.withLock { $0 },
+                WebhookSignature.signatureHeader: WebhookSignature.signature(secret: secret.withLock { $0.bytes },
                                                                              timestamp: timestamp, body: entry.body),
             ]
             let failure: String

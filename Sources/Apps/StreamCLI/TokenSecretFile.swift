@@ -29,7 +29,7 @@ enum TokenSecretFile {
     /// Reads a file that must be private (mode 0600 or stricter), such as a secret.
     /// - Parameter what: what the file holds, for the message that asks for `chmod 600`.
     /// - Throws: `CLIError` (usage) when the file is missing, not regular, readable by others or too large.
-    static func privateContents(_ path: String, flag: String, what: String) throws -> [UInt8] {
+    static func privateContents(_ path: String, flag: String, what: String) throws(CLIError) -> [UInt8] {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw CLIError.usage("\(flag): cannot read \(path): \(String(cString: strerror(errno)))")

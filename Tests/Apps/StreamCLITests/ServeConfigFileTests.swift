@@ -90,6 +90,17 @@ import Testing
         #expect(merged.flags == ["no-http", "no-record"])
     }
 
+    /// A reload compares the file with the start's: values and flags that differ, not those the command line gives.
+    @Test func aReloadFindsTheKeysThatChanged() throws {
+        let start = try parse(#"{"webhook": "http://a/", "max-connections": 10, "no-record": true, "duration": 5}"#)
+        let now = try parse(#"{"webhook": "http://b/", "max-connections": 10, "record-format": "mp4", "duration": 9}"#)
+        var commandLine = ParsedArguments()
+        commandLine.values["duration"] = ["60"]
+        #expect(ServeConfigReload.changedKeys(from: start, to: now, commandLine: commandLine)
+                    == ["no-record", "record-format", "webhook"])
+        #expect(ServeConfigReload.changedKeys(from: start, to: start, commandLine: ParsedArguments()).isEmpty)
+    }
+
     @Test func aBadValueFoundLaterNamesTheFilesLine() throws {
         let file = try parse("{\n\"max-connections\": 0,\n\"listen\": \"x\"}")
         let commandLine = try ArgumentParser.parse(["--listen", "nowhere"], options: options)

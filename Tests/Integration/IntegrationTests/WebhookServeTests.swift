@@ -107,26 +107,30 @@ import Testing
             (httpPort, rtmpPort, hookPort) = (try FreePort.next(), try FreePort.next(), try FreePort.next())
         }
 
-        /// The receiver on `hookPort`, answering the first `failFirst` requests 500.
-        func receiver(failFirst: Int = 0) throws -> BackgroundProcess {
-            let process = try BackgroundProcess("python3", [work.file("receiver.py"), "\(hookPort)", webhookSecret,
-                                                            work.file("received.jsonl"), "\(failFirst)"],
-                                                errorLog: work.file("receiver.err"))
+        /// The receiver on `port` (`hookPort` unless said), answering the first `failFirst` requests 500 and
+        /// logging what it gets to `log` in the work directory.
+        func receiver(failFirst: Int = 0, port: Int? = nil, log: String = "received.jsonl") throws
+            -> BackgroundProcess {
+            let process = try BackgroundProcess("python3", [work.file("receiver.py"), "\(port ?? hookPort)",
+                                                            webhookSecret, work.file(log), "\(failFirst)"],
+                                                errorLog: work.file(log + ".err"))
             #expect(try process.readLine(timeout: 10) == "listening")
             return process
         }
 
         /// `stream serve` with webhooks to the receiver's port (a query holding a credential, which the log must
-        /// not show).
-        func serve() throws -> BackgroundProcess {
+        /// not show), or with `--config FILE` giving the webhook settings.
+        func serve(config: String? = nil) throws -> BackgroundProcess {
             starts += 1
+            let webhook = config.map { ["--config", $0] } ?? [
+                "--webhook", "http://127.0.0.1:\(hookPort)/hooks?key=hidden-credential",
+                "--webhook-secret-file", webhookSecret,
+            ]
             let process = try BackgroundProcess(try StreamExecutable.url().path, [
                 "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)", "--no-record",
                 "--shows", work.file("shows.json"), "--token-secret-file", tokenSecret, "--data-dir",
                 work.file("data"), "--metrics-listen", "off", "--webrtc-listen", "127.0.0.1:0",
-                "--webhook", "http://127.0.0.1:\(hookPort)/hooks?key=hidden-credential",
-                "--webhook-secret-file", webhookSecret,
-            ], environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve-\(starts).err"))
+            ] + webhook, environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve-\(starts).err"))
             try FreePort.waitUntilListening(httpPort)
             return process
         }
@@ -138,17 +142,17 @@ import Testing
             #expect(result.status == 0, "golive.py: \(result.stderr)")
         }
 
-        /// What the receiver got so far.
-        func received() -> [[String: Any]] {
-            let text = (try? String(contentsOfFile: work.file("received.jsonl"), encoding: .utf8)) ?? ""
+        /// What the receiver logging to `log` got so far.
+        func received(_ log: String = "received.jsonl") -> [[String: Any]] {
+            let text = (try? String(contentsOfFile: work.file(log), encoding: .utf8)) ?? ""
             return text.split(separator: "\n").compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
             }
         }
 
-        /// The types the receiver accepted (answered 204), in order.
-        func accepted() -> [String] {
-            received().filter { $0["status"] as? Int == 204 }.compactMap { $0["type"] as? String }
+        /// The types the receiver logging to `log` accepted (answered 204), in order.
+        func accepted(_ log: String = "received.jsonl") -> [String] {
+            received(log).filter { $0["status"] as? Int == 204 }.compactMap { $0["type"] as? String }
         }
     }
 
@@ -225,6 +229,70 @@ import Testing
                 "signed with the rotated secret: \(received)")
         let log = Self.output(of: serve, until: "never", within: 0.5)
         #expect(!log.contains(rotated) && !log.contains(Self.webhookSecret), "\(log)")
+    }
+
+    /// With `--config FILE`, a reload re-reads the file: a new webhook URL takes every event from then on; a file
+    /// with a mistake is refused with its line and changes nothing; another changed key is named as needing a
+    /// restart.
+    @Test func aReloadedConfigFileSendsToTheNewURL() async throws {
+        let setup = try Setup()
+        let otherPort = try FreePort.next()
+        let first = try setup.receiver(log: "first.jsonl")
+        defer { first.stop() }
+        let second = try setup.receiver(port: otherPort, log: "second.jsonl")
+        defer { second.stop() }
+        let config = setup.work.file("serve.json")
+        let write = { (url: String, extra: String) throws in
+            try """
+                {
+                  "webhook": "\(url)",
+                  "webhook-secret-file": "\(setup.webhookSecret)",\(extra)
+                  "max-connections": 100
+                }
+                """.write(toFile: config, atomically: true, encoding: .utf8)
+        }
+        try write("http://127.0.0.1:\(setup.hookPort)/hooks", "")
+        let serve = try setup.serve(config: config)
+        defer { serve.stop() }
+        let reload = { () throws -> Subprocess.Result in
+            try Subprocess.run(try StreamExecutable.url().path,
+                               ["serve", "reload", "--data-dir", setup.work.file("data")], timeout: 20,
+                               environment: TemporaryConfigHome.environment(in: setup.work.path))
+        }
+        // A key that is no option, then a URL that is not http(s): each refused with its line; nothing changes.
+        try write("http://127.0.0.1:\(otherPort)/hooks", #"\#n  "webhok": "x","#)
+        let unknown = try reload()
+        #expect(unknown.status == 1 && unknown.stdout.contains("config: reload refused")
+                    && unknown.stdout.contains("line 4: \"webhok\" is not an option"), "\(unknown.stdout)")
+        try write("ftp://127.0.0.1:\(otherPort)/hooks", "")
+        let scheme = try reload()
+        #expect(scheme.status == 1 && scheme.stdout.contains("--webhook must be an http:// or https:// URL")
+                    && scheme.stdout.contains("line 2: \"webhook\""), "\(scheme.stdout)")
+        try setup.goLive()
+        try await eventually("show.ended at the first URL", within: .seconds(20), every: .milliseconds(50),
+                             seen: { "\(setup.received("first.jsonl"))" }) {
+            setup.accepted("first.jsonl").contains("show.ended")
+        }
+        // Now a good file, with another max-connections: the URL applies, max-connections waits for a restart.
+        try """
+            {"webhook": "http://127.0.0.1:\(otherPort)/hooks", "webhook-secret-file": "\(setup.webhookSecret)",
+             "max-connections": 200}
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let reloaded = try reload()
+        #expect(reloaded.status == 0 && reloaded.stdout.contains("webhooks go to http://127.0.0.1:\(otherPort)")
+                    && reloaded.stdout.contains("applied only by a restart: max-connections"),
+                "\(reloaded.stdout)\(reloaded.stderr)")
+        let before = setup.received("first.jsonl").count
+        try setup.goLive()
+        try await eventually("show.ended at the new URL", within: .seconds(20), every: .milliseconds(50),
+                             seen: { "\(setup.received("second.jsonl"))" }) {
+            setup.accepted("second.jsonl").contains("show.ended")
+        }
+        let moved = setup.accepted("second.jsonl")
+        #expect(moved.filter { $0 == "show.live" }.count == 1 && moved.filter { $0 == "show.ended" }.count == 1,
+                "\(moved)")
+        #expect(setup.received("second.jsonl").allSatisfy { $0["signed"] as? Bool == true })
+        #expect(setup.received("first.jsonl").count == before, "nothing more to the old URL")
     }
 
     @Test func eventsQueuedWhenTheServerIsKilledArriveAfterARestart() async throws {
