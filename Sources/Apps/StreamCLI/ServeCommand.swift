@@ -98,7 +98,8 @@ struct ServeCommand: Command {
         .value("keys-file", valueName: "FILE", help: "Allowed stream keys, one a line; others are refused."),
         .value("max-connections", valueName: "N", help: "Most connections at once per listener (default 512)."),
         .value("duration", valueName: "SECONDS", help: "Stop after this many seconds (default: until Ctrl-C)."),
-    ] + ServeHTTP.options + ServeWebRTC.options + ServeShows.options + [ServeMetrics.listen]
+    ] + ServeHTTP.options + [ServeWatch.publicURLOption] + ServeWebRTC.options + ServeShows.options
+        + [ServeMetrics.listen]
         + ServeWebhooks.options + ServeRetention.options + [ServeConfigFile.option, ServeLogFormat.option]
 
     func run(_ commandLine: ParsedArguments, context: CommandContext) throws -> Int32 {
@@ -195,6 +196,8 @@ struct ServeCommand: Command {
             throw CLIError.usage("--shows serves live shows over HTTP: drop --no-http")
         }
         let metricsAddress = try ServeMetrics.address(arguments, http: httpConfiguration)
+        // --public-url: watch pages' link previews name the poster by it.
+        let publicURL = try ServeWatch.publicURL(arguments)
         // An RTMP and a WHIP publish with one key would share one LL-HLS stream: one at a time.
         let owners = ServeKeyOwners()
         // WHIP publishes into shows (POST /v1/streams/NAME/whip), beside plain ones.
@@ -288,7 +291,7 @@ struct ServeCommand: Command {
             http = try ServeHTTP.start(httpConfiguration, console: console, addRoutes: { router in
                 shows?.server.addRoutes(to: &router)
                 hls?.addRoutes(to: &router)
-                ServeWatch.addRoutes(to: &router, watchPages: shows != nil)
+                ServeWatch.addRoutes(to: &router, watchPages: shows != nil, publicURL: publicURL)
                 ServeWebRTC.addRoutes(to: &router, server: webRTC, allowedKeys: configuration.allowedKeys,
                                       mediaTagKey: configuration.mediaTagKey, owners: owners,
                                       misses: hls?.misses)

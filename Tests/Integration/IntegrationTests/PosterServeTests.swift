@@ -5,13 +5,15 @@ import Testing
 /// `GET /v1/streams/{name}/poster.jpg` on a real `stream serve --shows`: ffmpeg publishes a red test picture with the
 /// host's OBS key, Python (urllib, Pillow) fetches the poster and checks its size and colours, its ETag (304), that a
 /// second request within ten seconds is the same poster (no second decode: `Age` and /metrics say so), the status's
-/// poster URL, and 404 before the show is live and after it ends.
+/// poster URL, the watch page's link preview (`--public-url`: Python's `html.parser` reads `og:image` and fetches
+/// it), and 404 before the show is live and after it ends.
 @Suite(.serialized, .startsPeers) struct PosterServeTests {
     @Test func aLiveShowsPosterIsItsPictureAsAJPEG() throws {
         let served = try LiveShowServeTests.Served()
         // Again with /metrics on a port of its own, where the decodes are counted.
         let metricsPort = try FreePort.next()
-        served.serveArguments = ["--metrics-listen", "127.0.0.1:\(metricsPort)"]
+        served.serveArguments = ["--metrics-listen", "127.0.0.1:\(metricsPort)",
+                                 "--public-url", "http://127.0.0.1:\(served.httpPort)/"]
         served.process?.stop()
         try served.start()
         try Self.script.write(toFile: served.work.file("poster.py"), atomically: true, encoding: .utf8)
@@ -27,6 +29,7 @@ import Testing
     static let script = #"""
         """The poster's checks from a viewer's side; prints a JSON summary."""
         import asyncio, io, json, re, subprocess, sys, time, urllib.error, urllib.request
+        from html.parser import HTMLParser
         from PIL import Image
         from liveclient import Client, mint
 
@@ -84,6 +87,21 @@ import Testing
                 assert int(second["Age"]) < 10, second
                 card = json.loads(get(HTTP + "/v1/streams/show:mugs")[2])
                 assert card["poster"] == "/v1/streams/show:mugs/poster.jpg", card
+
+                class Preview(HTMLParser):
+                    found = {}
+
+                    def handle_starttag(self, tag, attributes):
+                        attributes = dict(attributes)
+                        if tag == "meta" and attributes.get("property", "").startswith("og:"):
+                            self.found[attributes["property"]] = attributes.get("content")
+
+                preview = Preview()
+                preview.feed(get(HTTP + "/watch/show:mugs")[2].decode())
+                assert preview.found.get("og:image") == POSTER, preview.found
+                assert preview.found.get("og:title") == "show:mugs", preview.found
+                status, linked, _ = get(preview.found["og:image"])
+                assert status == 200 and linked["ETag"] == etag, (status, linked)
                 text = get(METRICS + "/metrics")[2].decode()
                 found = re.search(r"^stream_poster_decodes_total (\d+)", text, re.M)
                 decodes = int(found.group(1)) if found else None
