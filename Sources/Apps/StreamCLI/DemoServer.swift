@@ -44,7 +44,7 @@ final class DemoServer: Sendable {
             listen: ("127.0.0.1", 0), recordDirectory: recordDirectory,
             onEvent: { event in
                 switch event {
-                case .recordingFinished(let path, _): recordings.withLock { $0.append(path) }
+                case .recordingFinished(let path, _, _): recordings.withLock { $0.append(path) }
                 case .recordingFailed(let path, let reason): failures.withLock { $0.append("\(path): \(reason)") }
                 default: break
                 }

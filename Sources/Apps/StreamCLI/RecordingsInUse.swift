@@ -11,7 +11,7 @@ final class RecordingsInUse: Sendable {
         switch event {
         case .recordingStarted(let path):
             open.withLock { _ = $0.insert(path) }
-        case .recordingFinished(let path, _), .recordingRemoved(let path, _), .recordingFailed(let path, _):
+        case .recordingFinished(let path, _, _), .recordingRemoved(let path, _), .recordingFailed(let path, _):
             open.withLock { _ = $0.remove(path) }
         default:
             break

@@ -167,14 +167,14 @@ struct ServeCommand: Command {
         var configuration = try makeConfiguration(arguments, context: context, counters: counters, inUse: inUse)
         let console = context.console
         // Each show's main picture recorded as fMP4 and served as VOD (docs/http.md, "Replays").
+        let webhookSink = Locked<ServeWebhooks?>(nil)
         let replays = arguments.value("shows") == nil ? nil : configuration.recordDirectory.map {
-            ServeReplays(recordDirectory: $0, inUse: inUse, console: console)
+            ServeReplays(recordDirectory: $0, inUse: inUse, console: console, webhooks: webhookSink)
         }
         // LL-HLS of every publish on the HTTP listener (docs/hls.md).
         let hls = arguments.flag(ServeHTTP.disabled.name)
             ? nil : ServeHLS(console: console, counters: counters, replays: replays)
         // Live shows (docs/live-protocol.md): declarations and secret checked before anything starts.
-        let webhookSink = Locked<ServeWebhooks?>(nil)
         let whepSink = Locked<ServeWHEPShows?>(nil)
         let shows = try ServeShows.make(arguments, context: context, onEvent: { event in
             console.print(Self.timestamp() + " " + event.description)

@@ -28,6 +28,8 @@ final class ServeReplays: Sendable {
     /// Where each show's directory is.
     let directory: String
     private let console: Console
+    /// The webhooks, once they exist: a finished replay is a `recording.ready` event.
+    private let webhooks: Locked<ServeWebhooks?>
     /// The recording of each show's main picture while it runs.
     private let recordings = Locked([String: TagRecording]())
     /// Recordings being written (their paths): not listed, and never deleted by retention.
@@ -43,10 +45,11 @@ final class ServeReplays: Sendable {
         var index: FragmentIndex
     }
 
-    init(recordDirectory: String, inUse: RecordingsInUse, console: Console) {
+    init(recordDirectory: String, inUse: RecordingsInUse, console: Console, webhooks: Locked<ServeWebhooks?>) {
         directory = recordDirectory + "/" + Self.folder
         self.inUse = inUse
         self.console = console
+        self.webhooks = webhooks
     }
 
     /// The folder of the recording directory where replays go, a folder per show.
@@ -74,9 +77,14 @@ final class ServeReplays: Sendable {
         }
         let inUse = self.inUse
         let console = self.console
+        let webhooks = self.webhooks
         let recording = TagRecording(directory: folder, format: .mp4, app: "replay", keyTag: "#main", emit: { event in
             inUse.observe(event)
             console.print(ServeCommand.timestamp() + " replay \(event)")
+            if case .recordingFinished(let path, let bytes, let seconds) = event {
+                let id = String(path.split(separator: "/").last?.dropLast(".mp4".count) ?? "")
+                webhooks.withLock { $0 }?.reportReplay(show: show, id: id, path: path, bytes: bytes, seconds: seconds)
+            }
         })
         recordings.withLock { $0.updateValue(recording, forKey: show) }?.finish()
     }

@@ -219,7 +219,7 @@ final class ServeWebhooks: Sendable {
         switch event {
         case .showLive(let show): queue("show.live", stream: show, [])
         case .showEnded(let show, let seconds, let peak):
-            queue("show.ended", stream: show, [("duration", .number((seconds * 1000).rounded() / 1000)),
+            queue("show.ended", stream: show, [("duration", .number(Self.milliseconds(seconds))),
                                                ("peak_viewers", .integer(peak))])
         case .tileAdded(let show, let tile): queue("tile.added", stream: show, [("tile", .string(tile))])
         case .tileEnded(let show, let tile): queue("tile.ended", stream: show, [("tile", .string(tile))])
@@ -231,9 +231,21 @@ final class ServeWebhooks: Sendable {
 
     /// Queues the webhook of an ingest's event, if it has one: a finished recording.
     func report(_ event: ServerEvent) {
-        guard case .recordingFinished(let path, let bytes) = event else { return }
-        queue("recording.ready", stream: nil, [("path", .string(path)), ("bytes", .integer(bytes))])
+        guard case .recordingFinished(let path, let bytes, let seconds) = event else { return }
+        queue("recording.ready", stream: nil, [("path", .string(path)), ("bytes", .integer(bytes)),
+                                               ("duration", .number(Self.milliseconds(seconds)))])
     }
+
+    /// Queues the webhook of a show's finished replay: its file, and where it plays.
+    func reportReplay(show: String, id: String, path: String, bytes: Int, seconds: Double) {
+        queue("recording.ready", stream: show, [("path", .string(path)), ("bytes", .integer(bytes)),
+                                                ("duration", .number(Self.milliseconds(seconds))),
+                                                ("replay", .string(id)),
+                                                ("playlist", .string(ServeReplays.path(of: show) + "/\(id).m3u8"))])
+    }
+
+    /// Seconds to the millisecond, as the bodies give durations.
+    private static func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
     /// A new event's id: `evt_` and 32 hex digits of a random UUID, stable across its retries (the receiver's key
     /// for telling a retry from a new event).

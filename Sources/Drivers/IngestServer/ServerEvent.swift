@@ -14,8 +14,8 @@ public enum ServerEvent: Sendable, Equatable, CustomStringConvertible {
     case playerBehind(app: String, keyTag: String, peer: String, queuedBytes: Int)
     /// A recording file was opened.
     case recordingStarted(path: String)
-    /// A recording file was closed.
-    case recordingFinished(path: String, bytes: Int)
+    /// A recording file was closed: its size and the span of its media.
+    case recordingFinished(path: String, bytes: Int, seconds: Double)
     /// Writing a recording failed (a full disk, a directory that cannot be written); the stream goes on without
     /// it, and the reason says what was kept and when recording starts again.
     case recordingFailed(path: String, reason: String)
@@ -40,7 +40,8 @@ public enum ServerEvent: Sendable, Equatable, CustomStringConvertible {
         case .playerBehind(let app, let tag, let peer, let queued):
             "player \(peer) of \(app)/\(tag) fell behind (\(queued) bytes queued): skipping to the next keyframe"
         case .recordingStarted(let path): "recording to \(path)"
-        case .recordingFinished(let path, let bytes): "recording finished: \(path) (\(bytes) bytes)"
+        case .recordingFinished(let path, let bytes, let seconds):
+            "recording finished: \(path) (\(bytes) bytes, \((seconds * 10).rounded() / 10) s)"
         case .recordingFailed(let path, let reason): "recording to \(path) failed: \(reason)"
         case .recordingRemoved(let path, let reason): "recording \(path) removed: \(reason)"
         case .connectionFailed(let peer, let reason): "connection from \(peer) failed: \(reason)"

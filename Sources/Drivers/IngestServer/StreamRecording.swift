@@ -96,7 +96,7 @@ final class StreamRecording {
         if summary.removed {
             emit(.recordingRemoved(path: summary.path, reason: "no audio or video arrived"))
         } else {
-            emit(.recordingFinished(path: summary.path, bytes: summary.bytes))
+            emit(.recordingFinished(path: summary.path, bytes: summary.bytes, seconds: summary.durationSeconds))
         }
     }
 

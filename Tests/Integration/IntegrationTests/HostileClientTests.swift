@@ -181,7 +181,7 @@ import Testing
             let tag = StreamKeyTag.tag(misbehaviour.key)
             #expect(running.log.all.contains(.publishStopped(app: "live", keyTag: tag, peer: peer)),
                     "\(running.log.text)")
-            #expect(running.log.all.contains { if case .recordingFinished(let path, let bytes) = $0 {
+            #expect(running.log.all.contains { if case .recordingFinished(let path, let bytes, _) = $0 {
                 path.contains(tag.dropFirst()) && bytes > 0 } else { false } }, "\(running.log.text)")
         }
         #expect(residentGrowth < 64 << 20, "RSS grew by \(residentGrowth >> 20) MB")

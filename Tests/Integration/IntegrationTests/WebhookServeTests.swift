@@ -120,17 +120,18 @@ import Testing
 
         /// `stream serve` with webhooks to the receiver's port (a query holding a credential, which the log must
         /// not show), or with `--config FILE` giving the webhook settings.
-        func serve(config: String? = nil) throws -> BackgroundProcess {
+        func serve(config: String? = nil, record: Bool = false) throws -> BackgroundProcess {
             starts += 1
+            let recording = record ? ["--record-dir", work.file("recordings")] : ["--no-record"]
             let webhook = config.map { ["--config", $0] } ?? [
                 "--webhook", "http://127.0.0.1:\(hookPort)/hooks?key=hidden-credential",
                 "--webhook-secret-file", webhookSecret,
             ]
             let process = try BackgroundProcess(try StreamExecutable.url().path, [
-                "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)", "--no-record",
+                "serve", "--listen", "127.0.0.1:\(rtmpPort)", "--http-listen", "127.0.0.1:\(httpPort)",
                 "--shows", work.file("shows.json"), "--token-secret-file", tokenSecret, "--data-dir",
                 work.file("data"), "--metrics-listen", "off", "--webrtc-listen", "127.0.0.1:0",
-            ] + webhook, environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve-\(starts).err"))
+            ] + recording + webhook, environment: TemporaryConfigHome.environment(in: work.path), errorLog: work.file("serve-\(starts).err"))
             try FreePort.waitUntilListening(httpPort)
             return process
         }
@@ -293,6 +294,41 @@ import Testing
                 "\(moved)")
         #expect(setup.received("second.jsonl").allSatisfy { $0["signed"] as? Bool == true })
         #expect(setup.received("first.jsonl").count == before, "nothing more to the old URL")
+    }
+
+    /// With recording on, a publish's file and the show's replay each give a `recording.ready` with its duration;
+    /// the replay's names the show and the playlist it plays at, which answers.
+    @Test func aFinishedRecordingAndAReplayAreReady() async throws {
+        let setup = try Setup()
+        let receiver = try setup.receiver()
+        defer { receiver.stop() }
+        let serve = try setup.serve(record: true)
+        defer { serve.stop() }
+        try setup.goLive()
+        try await eventually("two recording.ready accepted", within: .seconds(20), every: .milliseconds(50),
+                             seen: { "\(setup.received())" }) {
+            setup.accepted().filter { $0 == "recording.ready" }.count == 2
+        }
+        let ready = setup.received()
+            .filter { $0["type"] as? String == "recording.ready" && $0["status"] as? Int == 204 }
+            .compactMap { $0["event"] as? [String: Any] }
+        let plain = try #require(ready.first { $0["stream"] is NSNull }, "\(ready)")
+        let replay = try #require(ready.first { $0["stream"] as? String == "show:mugs" }, "\(ready)")
+        for event in [plain, replay] {
+            // ffmpeg published 3 s.
+            #expect((event["duration"] as? Double).map { $0 > 2 && $0 < 4.5 } == true, "\(event)")
+            #expect((event["bytes"] as? Int).map { $0 > 10_000 } == true, "\(event)")
+            let path = try #require(event["path"] as? String)
+            #expect(path.hasPrefix(setup.work.file("recordings")) && FileManager.default.fileExists(atPath: path),
+                    "\(event)")
+        }
+        let id = try #require(replay["replay"] as? String)
+        let playlist = try #require(replay["playlist"] as? String)
+        #expect(playlist == "/v1/streams/show:mugs/recordings/\(id).m3u8"
+                    && (replay["path"] as? String)?.hasSuffix("/replays/show%3Amugs/\(id).mp4") == true, "\(replay)")
+        let fetched = try Subprocess.run("curl", ["-s", "-f", "http://127.0.0.1:\(setup.httpPort)\(playlist)"],
+                                         timeout: 10)
+        #expect(fetched.status == 0 && fetched.stdout.contains("#EXT-X-ENDLIST"), "\(fetched.stdout)")
     }
 
     @Test func eventsQueuedWhenTheServerIsKilledArriveAfterARestart() async throws {
