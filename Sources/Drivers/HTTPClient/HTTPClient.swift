@@ -6,9 +6,10 @@ import Transport
 ///
 /// TLS is verified exactly as RTMPS is (``TLSClientConfiguration``): the system CA store plus an optional extra
 /// CA file, and the certificate must be valid for the URL's host. Idle keep-alive connections are reused for
-/// idempotent requests (GET, HEAD, PUT, DELETE, OPTIONS); one that turns out to have been closed by the server is
-/// retried once on a new connection. POST and PATCH always get a connection of their own, so they are never sent
-/// twice.
+/// idempotent requests (GET, HEAD, PUT, DELETE, OPTIONS) and those marked ``HTTPClientRequest/mayRepeat``; one
+/// that turns out to have been closed by the server is retried once on a new connection. Other POST and PATCH
+/// requests always get a connection of their own, so they are never sent twice. At most
+/// ``maximumIdleConnectionsPerOrigin`` idle connections are kept per origin, none past ``Options/idleTimeout``.
 public final class HTTPClient: Sendable {
     /// How the client connects and what it accepts.
     public struct Options: Sendable {
@@ -34,6 +35,9 @@ public final class HTTPClient: Sendable {
             self.idleTimeout = idleTimeout
         }
     }
+
+    /// The most idle connections kept for one origin; the oldest beyond are closed.
+    public static let maximumIdleConnectionsPerOrigin = 4
 
     /// The options in force.
     public let options: Options
@@ -66,9 +70,16 @@ public final class HTTPClient: Sendable {
     }
 
     /// POST with a body (WHIP: `Content-Type: application/sdp` and the offer).
-    public func post(_ url: String, headers: HTTPHeaders = [:],
-                     body: [UInt8]) async throws(HTTPClientError) -> HTTPClientResponse {
-        try await send(HTTPClientRequest(method: .post, url: url, headers: headers, body: body))
+    /// - Parameter mayRepeat: whether the receiver absorbs a repeat, so the POST may use an idle connection
+    ///   (``HTTPClientRequest/mayRepeat``).
+    public func post(_ url: String, headers: HTTPHeaders = [:], body: [UInt8],
+                     mayRepeat: Bool = false) async throws(HTTPClientError) -> HTTPClientResponse {
+        try await send(HTTPClientRequest(method: .post, url: url, headers: headers, body: body, mayRepeat: mayRepeat))
+    }
+
+    /// The idle connections kept for reuse, all origins together.
+    public var idleConnections: Int {
+        idle.withLock { pool in pool.values.reduce(0) { $0 + $1.count } }
     }
 
     /// DELETE.
@@ -84,8 +95,10 @@ public final class HTTPClient: Sendable {
             throw HTTPClientError(.invalidURL, "not an http(s) URL: \(HTTPURL(request.url)?.description ?? "?")")
         }
         let head = Self.head(for: request, url: url)
-        let reusable = request.method.isIdempotent
-        if reusable, let pooled = takeIdle(url) {
+        let reusable = request.mayRepeat
+        let (pooled, stale) = reusable ? takeIdle(url) : (nil, [])
+        for connection in stale { await connection.close(flushTimeout: .zero) }
+        if let pooled {
             do {
                 return try await exchange(head, body: request.body, on: pooled, url: url, reused: true)
             } catch let error where error.code == .closed {
@@ -156,7 +169,7 @@ public final class HTTPClient: Sendable {
         switch outcome {
         case .success(let (response, keepAlive)):
             if keepAlive {
-                idle.withLock { $0["\(url.scheme)://\(url.hostField)", default: []].append((connection, .now)) }
+                for stale in keepIdle(connection, url: url) { await stale.close(flushTimeout: .zero) }
             } else {
                 await connection.close(flushTimeout: .zero)
             }
@@ -233,15 +246,39 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    private func takeIdle(_ url: HTTPURL) -> AsyncConnection? {
+    /// Puts a connection in the pool; returns those it pushed out: past the idle timeout, or the oldest beyond
+    /// ``maximumIdleConnectionsPerOrigin``.
+    private func keepIdle(_ connection: AsyncConnection, url: HTTPURL) -> [AsyncConnection] {
         let key = "\(url.scheme)://\(url.hostField)"
         let maximumAge = options.idleTimeout
-        return idle.withLock { pool -> AsyncConnection? in
+        return idle.withLock { pool -> [AsyncConnection] in
+            var list = pool[key] ?? []
+            list.append((connection, .now))
+            var evicted = list.filter { $0.since.duration(to: .now) >= maximumAge }.map(\.connection)
+            list.removeAll { $0.since.duration(to: .now) >= maximumAge }
+            if list.count > Self.maximumIdleConnectionsPerOrigin {
+                let excess = list.count - Self.maximumIdleConnectionsPerOrigin
+                evicted += list.prefix(excess).map(\.connection)
+                list.removeFirst(excess)
+            }
+            pool[key] = list
+            return evicted
+        }
+    }
+
+    /// The newest idle connection to the URL's origin still within the idle timeout, and those found past it
+    /// (to be closed).
+    private func takeIdle(_ url: HTTPURL) -> (connection: AsyncConnection?, stale: [AsyncConnection]) {
+        let key = "\(url.scheme)://\(url.hostField)"
+        let maximumAge = options.idleTimeout
+        return idle.withLock { pool -> (AsyncConnection?, [AsyncConnection]) in
+            var stale: [AsyncConnection] = []
             while var list = pool[key], let last = list.popLast() {
                 pool[key] = list.isEmpty ? nil : list
-                if last.since.duration(to: .now) < maximumAge { return last.connection }
+                if last.since.duration(to: .now) < maximumAge { return (last.connection, stale) }
+                stale.append(last.connection)
             }
-            return nil
+            return (nil, stale)
         }
     }
 }

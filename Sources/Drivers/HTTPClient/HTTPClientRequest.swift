@@ -10,13 +10,20 @@ public struct HTTPClientRequest: Sendable {
     public var headers: HTTPHeaders
     /// The body (sent with `Content-Length`).
     public var body: [UInt8]
+    /// Whether the server may receive it twice without harm, so that it may go on a reused connection (and be sent
+    /// again on a new one if that connection turns out closed): true for idempotent methods, and for a POST the
+    /// receiver deduplicates (a webhook with its event's id).
+    public var mayRepeat: Bool
 
     /// Creates a request.
-    public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+    /// - Parameter mayRepeat: see ``mayRepeat``; by default whether the method is idempotent.
+    public init(method: HTTPMethod = .get, url: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+                mayRepeat: Bool? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.mayRepeat = mayRepeat ?? method.isIdempotent
     }
 }
 

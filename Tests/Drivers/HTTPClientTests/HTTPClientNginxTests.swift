@@ -105,6 +105,37 @@ struct HTTPClientNginxTests {
         #expect(connectionOf(3) != connectionOf(2))
     }
 
+    /// POSTs that may not repeat each get a connection, and the pool keeps only a few of the idle ones they leave
+    /// (it used to keep every one: a webhook client held a socket per event); POSTs marked `mayRepeat` share one.
+    @Test func postsThatMayRepeatShareAConnectionAndIdleOnesAreBounded() async throws {
+        let nginx = try NginxHTTP()
+        defer { nginx.stop() }
+        let client = try HTTPClient()
+        let url = "http://127.0.0.1:\(nginx.port)/whip"
+        for _ in 0..<12 {
+            let created = try await client.post(url, body: Array("v=0\r\n".utf8))
+            #expect(created.status == .created)
+        }
+        #expect(client.idleConnections == HTTPClient.maximumIdleConnectionsPerOrigin)
+        for _ in 0..<12 {
+            let created = try await client.post(url, body: Array("v=0\r\n".utf8), mayRepeat: true)
+            #expect(created.status == .created)
+        }
+        #expect(client.idleConnections <= HTTPClient.maximumIdleConnectionsPerOrigin)
+        await client.shutdown()
+        #expect(client.idleConnections == 0)
+        try await eventually("24 requests in nginx's log", within: .seconds(5), seen: { "\(nginx.accessLog)" }) {
+            nginx.accessLog.count == 24
+        }
+        let log = nginx.accessLog.map { $0.split(separator: " ") }
+        let first = Set(log.prefix(12).map { $0[0] })
+        #expect(first.count == 12, "one connection per plain POST: \(log)")
+        // The repeatable ones went on one of the idle connections, its request counter climbing.
+        let repeatable = Set(log.suffix(12).map { $0[0] })
+        #expect(repeatable.count == 1 && first.isSuperset(of: repeatable), "\(log)")
+        #expect(log.last?[1] == "13", "\(log)")
+    }
+
     @Test func verifiesCertificatesLikeRTMPS() async throws {
         let nginx = try NginxHTTP()
         defer { nginx.stop() }
