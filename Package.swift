@@ -261,7 +261,7 @@ let package = Package(
                           dependencies: ["Media", "Encoders", "FLV", "RTMP", "AMF", "Publisher", "Engine",
                                          "Broadcast", "Capture", "StreamCore", "Locking", "Transport", "HTTP",
                                          "WebSocket", "HTTPServer", "HTTPClient", "Identity", "IngestServer",
-                                         "Digest"], swiftSettings: strict),
+                                         "Digest", "Posters"], swiftSettings: strict),
 
         // MARK: Tests. The shared harness starts nginx-rtmp, ffmpeg, openssl and the other peers on loopback.
         .target(name: "TestSupport", dependencies: ["Locking", "FLV", "LiveShows", "LiveProtocol"],

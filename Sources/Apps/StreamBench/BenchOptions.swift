@@ -12,7 +12,8 @@ struct BenchOptions {
                          11 idle WebSockets, 12 permessage-deflate, 13 live show,
                          14 LL-HLS readers vs nginx (static; and nginx-rtmp ingest + HLS + static, the same work),
                          15 WHIP vs RTMP, 16 HMAC-SHA256 vs OpenSSL,
-                         17 broadcast paths (RTMP, RTMPS, WHIP, record, RTMP + record, two destinations)
+                         17 broadcast paths (RTMP, RTMPS, WHIP, record, RTMP + record, two destinations),
+                         18 operations (/metrics scrapes vs nginx, webhooks' CPU, posters vs ffmpeg)
           --stream PATH  the release `stream` executable (default: next to this program)
           --work DIR     scratch directory (default: a new one under /tmp)
           --cache DIR    where generated FLV files are kept (default: bench-results/cache)
@@ -23,7 +24,7 @@ struct BenchOptions {
 
     var quick = false
     var runs: Int?
-    var only: Set<Int> = Set(1...17)
+    var only: Set<Int> = Set(1...18)
     var stream: String?
     var work: String?
     var cache = "bench-results/cache"

@@ -40,6 +40,7 @@ struct BenchRunner {
             (15, "WHIP vs RTMP", { try WHIPBench(context: context).run(into: $0) }),
             (16, "HMAC-SHA256", { try DigestBench(context: context).run(into: $0) }),
             (17, "broadcast paths", { try BroadcastPathsBench(context: context).run(into: $0) }),
+            (18, "operations", { try OperationsBench(context: context).run(into: $0) }),
         ]
         for (number, name, body) in items where options.only.contains(number) {
             for run in 1...runs {

@@ -145,6 +145,18 @@ enum Targets {
             report.target("\(section.dropFirst(3)): a part reaches a held reader <= 50 ms after its last frame (p99)",
                           met: delay?.oursMedian.map { $0 <= 50 }, detail: "p99 \(f(delay?.oursMedian)) ms")
         }
+        // Issue 33's operations figures, when item 18 ran.
+        let operations = OperationsBench.section
+        for (metric, limit, text) in [
+            ("server CPU at 200 /metrics scrapes/s, over idle", 1.0, "/metrics at 200 scrapes/s <= 1 % of a core"),
+            ("webhooks' CPU at 50 events/s", 1.0, "webhooks at 50 events/s add <= 1 % of a core"),
+            ("poster over HTTP: after the 10 s refresh (a decode)", 30.0, "a poster that decodes (720p) <= 30 ms"),
+            ("poster over HTTP: cached, p50", 1.0, "a cached poster <= 1 ms"),
+        ] {
+            guard let row = find(operations, metric) else { continue }
+            report.target(text, met: row.oursMedian.map { $0 <= limit },
+                          detail: "\(f(row.oursMedian))" + (row.peerMedian.map { " (\(row.peerName) \(f($0)))" } ?? ""))
+        }
         return missedGates
     }
 }
