@@ -8,6 +8,10 @@ enum WatchPageWebRTCPeers {
         on it), and a browser that may not use UDP (as behind a firewall) falls back to LL-HLS by itself.
         Prints one JSON object: the checks passed and the times measured."""
         import asyncio, json, os, re, socket, subprocess, sys, time
+        # aiortc and PyAV are imported before the scenario: importing them mid-way (about a second of this process's
+        # CPU, beside three Chromium pages on two cores) froze Bob's video once, while the server had done nothing yet.
+        import aioice.ice
+        from aiortc import RTCPeerConnection, RTCSessionDescription
         from playwright.async_api import async_playwright
         from liveclient import Client, mint
 
@@ -57,10 +61,9 @@ enum WatchPageWebRTCPeers {
 
         async def aiortc_frames(url, token, seconds=2):
             """aiortc as a WHEP player of `url`: the video frames it decodes in `seconds` after connecting."""
-            import aioice.ice, urllib.request
+            import urllib.request
             # FIELD-NOTES: aioice offers only non-loopback addresses by default.
             aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=False: ["127.0.0.1"]
-            from aiortc import RTCPeerConnection, RTCSessionDescription
             pc = RTCPeerConnection()
             pc.addTransceiver("video", direction="recvonly")
             pc.addTransceiver("audio", direction="recvonly")
@@ -207,8 +210,8 @@ enum WatchPageWebRTCPeers {
                     await bob.locator("#tile-close").click()
                     check(await bob.locator("#tile-view").is_hidden(), "Close ends the second picture")
 
-                    # Between switches, Bob's video does not freeze (Chrome's own count, over 3 s of steady play);
-                    # each switch of the main picture may count one (the next picture starts at its keyframe).
+                    # Bob's video has not frozen (Chrome's own count): not across aiortc's join, the switches of the
+                    # main picture and the second picture, nor over 3 s more of steady play.
                     freezes_js = """async () => { let count = null;
                       (await window.streamWHEP.pc.getStats()).forEach((entry) => {
                         if (entry.type === 'inbound-rtp' && entry.kind === 'video') count = entry.freezeCount; });
@@ -219,8 +222,8 @@ enum WatchPageWebRTCPeers {
                                 "Bob plays 3 s more of the main picture", timeout=10_000)
                     after = await bob.evaluate(freezes_js)
                     report["bobFreezes"] = {"acrossSwitches": before, "steady3s": after - before}
-                    check(before is not None and after == before,
-                          f"Bob's video froze {after - before} times in 3 s of steady play ({before} before)")
+                    check(before == 0 and after == before,
+                          f"Bob's video froze {before} times across the switches, {after - before} in 3 s more")
 
                     # (c') The camera's path is cut: the page notices, publishes the camera again in a new WHIP
                     # session (which takes the picture over), and Bob's session goes on with it.
