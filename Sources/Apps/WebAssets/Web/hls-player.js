@@ -7,7 +7,8 @@
 //   with _HLS_msn/_HLS_part (the server answers when the part exists) and, at the same time, for the part named by
 //   EXT-X-PRELOAD-HINT (the server holds that request until the part is complete).
 // - Parts are appended to one SourceBuffer as they arrive; playback is held `targetLag` seconds behind the newest
-//   frame, by nudging the playback rate and, when far behind (or once, on reaching the live edge), by jumping forward.
+//   frame on average, by nudging the playback rate and, when far behind (or once, on reaching the live edge), by
+//   jumping forward.
 // - A new EXT-X-MAP (another source or configuration) is appended before the parts that need it; EXT-X-ENDLIST
 //   ends the stream once its last part is in.
 // - A pause by the viewer holds it: it stops following the live edge (no jump, no rate change, no autoplay) and plays
@@ -153,8 +154,9 @@
      * @param {HTMLVideoElement} video the element to play in (muted, for autoplay to be allowed)
      * @param {string} url the media playlist's URL
      * @param {{targetLag?: number, backBuffer?: number, lowLatency?: boolean}} options seconds behind the newest
-     *   frame to play at (default 0.7; with lowLatency false, three target durations), seconds of played media to
-     *   keep (default 20), and false to play as a player without LL-HLS would (whole segments, polled playlist)
+     *   frame to play at on average (default 0.6; with lowLatency false, three target durations), seconds of played
+     *   media to keep (default 20), and false to play as a player without LL-HLS would (whole segments, polled
+     *   playlist)
      */
     constructor(video, url, options) {
       super();
@@ -170,7 +172,7 @@
       this.video = video;
       this.url = new URL(url, global.location.href).href;
       this.lowLatency = !(options && options.lowLatency === false);
-      this.targetLag = (options && options.targetLag) || (this.lowLatency ? 0.7 : 0);
+      this.targetLag = (options && options.targetLag) || (this.lowLatency ? 0.6 : 0);
       this.backBuffer = (options && options.backBuffer) || 20;
       this.state = 'idle';
       this.stats = {
@@ -387,6 +389,9 @@
       const end = ranges.end(ranges.length - 1);
       const lag = end - video.currentTime;
       this.stats.lag = lag;
+      // The lag is a sawtooth: it grows by a part's duration when a part is appended and falls as it plays. The
+      // playback rate follows its mean over about a second (this runs every 100 ms), not its peaks.
+      this.meanLag = this.meanLag === undefined ? lag : this.meanLag + (lag - this.meanLag) * 0.1;
       // Paused since the last tick, and not by the player: the viewer's pause.
       if (video.paused && this.wasPlaying && !video.ended && this.state === 'playing') this.hold();
       this.wasPlaying = !video.paused;
@@ -412,10 +417,11 @@
       if (this.atLiveEdge) this.caughtUp = true;
       if (video.currentTime < ranges.start(ranges.length - 1) || lag > this.targetLag + 1.5 || catchUp) {
         video.currentTime = Math.max(ranges.start(ranges.length - 1), end - this.targetLag);
+        this.meanLag = this.targetLag;
         this.stats.jumps++;
-      } else if (lag > this.targetLag + 0.25) {
+      } else if (this.meanLag > this.targetLag + 0.1) {
         video.playbackRate = 1.1;
-      } else if (lag < this.targetLag - 0.15) {
+      } else if (this.meanLag < this.targetLag - 0.1) {
         video.playbackRate = 0.95;
       } else {
         video.playbackRate = 1;
