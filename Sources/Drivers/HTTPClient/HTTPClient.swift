@@ -252,10 +252,18 @@ public final class HTTPClient: Sendable {
         let key = "\(url.scheme)://\(url.hostField)"
         let maximumAge = options.idleTimeout
         return idle.withLock { pool -> [AsyncConnection] in
-            var list = pool[key] ?? []
-            list.append((connection, .now))
-            var evicted = list.filter { $0.since.duration(to: .now) >= maximumAge }.map(\.connection)
-            list.removeAll { $0.since.duration(to: .now) >= maximumAge }
+            // One reading of the clock and one pass: each entry is either kept or returned to be closed.
+            let now = ContinuousClock.now
+            var list: [(connection: AsyncConnection, since: ContinuousClock.Instant)] = []
+            var evicted: [AsyncConnection] = []
+            for entry in pool[key] ?? [] {
+                if entry.since.duration(to: now) < maximumAge {
+                    list.append(entry)
+                } else {
+                    evicted.append(entry.connection)
+                }
+            }
+            list.append((connection, now))
             if list.count > Self.maximumIdleConnectionsPerOrigin {
                 let excess = list.count - Self.maximumIdleConnectionsPerOrigin
                 evicted += list.prefix(excess).map(\.connection)
