@@ -190,10 +190,15 @@ struct OperationsBench {
 
         /// The server's share of a core, in %, while `body` runs.
         func cpuPercent(while body: () throws -> Void) rethrows -> Double {
-            let (cpu, wall) = (ProcessTree.serverCPUSeconds(root: child.pid), Measure.now())
-            try body()
-            return (ProcessTree.serverCPUSeconds(root: child.pid) - cpu) / (Measure.now() - wall) * 100
+            try OperationsBench.cpuPercent(of: child.pid, while: body)
         }
+    }
+
+    /// The share of a core, in %, that the process tree of `pid` used while `body` ran.
+    static func cpuPercent(of pid: pid_t, while body: () throws -> Void) rethrows -> Double {
+        let (cpu, wall) = (ProcessTree.serverCPUSeconds(root: pid), Measure.now())
+        try body()
+        return (ProcessTree.serverCPUSeconds(root: pid) - cpu) / (Measure.now() - wall) * 100
     }
 
     /// The files the servers and the load share.
@@ -254,11 +259,9 @@ struct OperationsBench {
             .write(toFile: "\(root)/metrics.txt", atomically: true, encoding: .utf8)
         let nginx = try NginxStaticServer(directory: context.file("ops-nginx"), root: root, sendfile: false)
         defer { nginx.stop() }
-        let nginxCPU = try { () throws -> Double in
-            let (cpu, wall) = (ProcessTree.serverCPUSeconds(root: nginx.child.pid), Measure.now())
+        let nginxCPU = try Self.cpuPercent(of: nginx.child.pid) {
             _ = try pace(port: nginx.port, path: "/files/metrics.txt", rate: Self.scrapesPerSecond, seconds)
-            return (ProcessTree.serverCPUSeconds(root: nginx.child.pid) - cpu) / (Measure.now() - wall) * 100
-        }()
+        }
         nginx.stop()
 
         let section = Self.section
